@@ -1,0 +1,228 @@
+package dev.hindsight.ingest.session;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hindsight.events.EventHeader;
+import dev.hindsight.events.reasoning.ChatAttributes;
+import dev.hindsight.events.reasoning.DebugAttributes;
+import dev.hindsight.events.reasoning.LegacyToolInvocation;
+import dev.hindsight.events.reasoning.MessageRecorded;
+import dev.hindsight.events.reasoning.MessageRole;
+import dev.hindsight.events.reasoning.ReasoningEvent;
+import dev.hindsight.events.reasoning.SessionKind;
+import dev.hindsight.events.reasoning.SessionStarted;
+import dev.hindsight.events.reasoning.StepType;
+import dev.hindsight.events.reasoning.ThinkingStep;
+import dev.hindsight.events.reasoning.TradingAttributes;
+import dev.hindsight.ingest.session.AppendMessagesRequest.Message;
+import dev.hindsight.platform.Hashing;
+import dev.hindsight.platform.kafka.EventHeaders;
+import dev.hindsight.platform.kafka.Publisher.Outgoing;
+import dev.hindsight.platform.problem.Problem.FieldError;
+import dev.hindsight.platform.problem.ProblemException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Turns validated session requests into {@code hindsight.reasoning.v1} events. Checks the rules a single field
+ * cannot express (the attributes match the kind, step orders are unique, ...) and reports every violation at once.
+ */
+final class SessionEventMapper {
+
+    private final Clock clock;
+
+    SessionEventMapper(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** Who is sending: from the credential, never from the body. */
+    record Caller(String tenant, String principal, String client, String idempotencyKey) {
+    }
+
+    Outgoing<ReasoningEvent> sessionStarted(StartSessionRequest request, Caller caller) {
+        List<FieldError> errors = new ArrayList<>();
+        requireOnlyAttributesOf(request, errors);
+        if (!errors.isEmpty()) {
+            throw ProblemException.badRequest("The session does not match its kind", errors);
+        }
+        String sessionId = request.sessionId() != null ? request.sessionId()
+                : request.kind() == StartSessionRequest.Kind.TRADING ? SessionIds.forTrading(request.trading())
+                : UUID.randomUUID().toString();
+        UUID eventId = request.eventId() != null ? request.eventId()
+                : caller.idempotencyKey() != null
+                        ? SessionIds.fromIdempotencyKey(caller.tenant(), caller.idempotencyKey(), "session")
+                        : SessionIds.sessionStartedEvent(sessionId);
+        Instant startedAt = instant(request.startedAt());
+        SessionStarted started = SessionStarted.newBuilder()
+                .setKind(SessionKind.valueOf(request.kind().name()))
+                .setStartedAt(startedAt)
+                .setTrading(request.trading() == null ? null : TradingAttributes.newBuilder()
+                        .setJobId(request.trading().jobId())
+                        .setDate(request.trading().date())
+                        .setModel(request.trading().model())
+                        .build())
+                .setChat(request.chat() == null ? null : ChatAttributes.newBuilder()
+                        .setAgent(request.chat().agent())
+                        .setModel(request.chat().model())
+                        .setTitle(request.chat().title())
+                        .build())
+                .setDebug(request.debug() == null ? null : DebugAttributes.newBuilder()
+                        .setDeveloperId(request.debug().developerId())
+                        .setTaskId(request.debug().taskId())
+                        .setTaskDescription(request.debug().taskDescription())
+                        .setRepoUrl(request.debug().repoUrl())
+                        .setRepoCommitHash(request.debug().repoCommitHash())
+                        .build())
+                .setLabels(request.labels() == null ? Map.of() : request.labels())
+                .build();
+        return event(sessionId, header(eventId, caller, startedAt), started);
+    }
+
+    List<Outgoing<ReasoningEvent>> messagesRecorded(String sessionId, AppendMessagesRequest request, Caller caller) {
+        List<FieldError> errors = new ArrayList<>();
+        Set<Integer> indexes = new HashSet<>();
+        for (int i = 0; i < request.messages().size(); i++) {
+            Message message = request.messages().get(i);
+            String path = "messages[" + i + "]";
+            if (!indexes.add(message.messageIndex())) {
+                errors.add(new FieldError(path + ".message_index",
+                        "message_index " + message.messageIndex() + " appears more than once in this request"));
+            }
+            checkSteps(message, path, errors);
+        }
+        if (!errors.isEmpty()) {
+            throw ProblemException.badRequest("Some messages are inconsistent", errors);
+        }
+        List<Outgoing<ReasoningEvent>> events = new ArrayList<>(request.messages().size());
+        for (Message message : request.messages()) {
+            Instant timestamp = instant(message.timestamp());
+            UUID eventId = message.eventId() != null ? message.eventId()
+                    : caller.idempotencyKey() != null
+                            ? SessionIds.fromIdempotencyKey(caller.tenant(), caller.idempotencyKey(),
+                                    "message/" + message.messageIndex())
+                            : SessionIds.messageEvent(sessionId, message.messageIndex(), fingerprint(message));
+            events.add(event(sessionId, header(eventId, caller, timestamp), toEvent(message, timestamp)));
+        }
+        return events;
+    }
+
+    private static MessageRecorded toEvent(Message message, Instant timestamp) {
+        List<ThinkingStep> steps = message.thinkingSteps() == null ? List.of() : message.thinkingSteps().stream()
+                .sorted(java.util.Comparator.comparing(AppendMessagesRequest.ThinkingStep::stepOrder))
+                .map(step -> ThinkingStep.newBuilder()
+                        .setStepOrder(step.stepOrder())
+                        .setStepType(StepType.valueOf(step.stepType().name()))
+                        .setContent(step.content())
+                        .setToolName(step.toolName())
+                        .setToolArguments(json(step.toolArguments()))
+                        .setToolResult(step.toolResult())
+                        .setToolError(step.toolError())
+                        .build())
+                .toList();
+        List<LegacyToolInvocation> legacyTools = message.tools() == null ? null : message.tools().stream()
+                .map(tool -> LegacyToolInvocation.newBuilder()
+                        .setToolName(tool.name())
+                        .setToolArguments(json(tool.arguments()))
+                        .setToolResult(tool.result())
+                        .setToolError(tool.error())
+                        .build())
+                .toList();
+        return MessageRecorded.newBuilder()
+                .setMessageIndex(message.messageIndex())
+                .setRole(MessageRole.valueOf(message.role().name()))
+                .setContent(message.content())
+                .setToolName(message.toolName())
+                .setToolInput(json(message.toolInput()))
+                .setTimestamp(timestamp)
+                .setThinkingSteps(steps)
+                .setLegacyReasoning(message.reasoning())
+                .setLegacyTools(legacyTools)
+                .build();
+    }
+
+    private static void checkSteps(Message message, String path, List<FieldError> errors) {
+        List<AppendMessagesRequest.ThinkingStep> steps = message.thinkingSteps();
+        if (steps == null || steps.isEmpty()) {
+            return;
+        }
+        if (message.role() != AppendMessagesRequest.Role.ASSISTANT) {
+            errors.add(new FieldError(path + ".thinking_steps", "only assistant messages carry thinking steps"));
+        }
+        Set<Integer> orders = new HashSet<>();
+        for (int s = 0; s < steps.size(); s++) {
+            AppendMessagesRequest.ThinkingStep step = steps.get(s);
+            String stepPath = path + ".thinking_steps[" + s + "]";
+            if (!orders.add(step.stepOrder())) {
+                errors.add(new FieldError(stepPath + ".step_order",
+                        "step_order " + step.stepOrder() + " appears more than once in this message"));
+            }
+            if (step.stepType() == AppendMessagesRequest.StepType.REASONING
+                    && (step.content() == null || step.content().isBlank())) {
+                errors.add(new FieldError(stepPath + ".content", "a reasoning step needs content"));
+            }
+            if (step.stepType() == AppendMessagesRequest.StepType.TOOL
+                    && (step.toolName() == null || step.toolName().isBlank())) {
+                errors.add(new FieldError(stepPath + ".tool_name", "a tool step needs tool_name"));
+            }
+        }
+    }
+
+    private static void requireOnlyAttributesOf(StartSessionRequest request, List<FieldError> errors) {
+        StartSessionRequest.Kind kind = request.kind();
+        attribute(kind == StartSessionRequest.Kind.TRADING, request.trading(), "trading", kind, errors);
+        attribute(kind == StartSessionRequest.Kind.DEBUG, request.debug(), "debug", kind, errors);
+        if (kind != StartSessionRequest.Kind.CHAT && request.chat() != null) {
+            errors.add(new FieldError("chat", "only a chat session has chat attributes, this one is " + kind));
+        }
+    }
+
+    private static void attribute(boolean required, Object value, String field, StartSessionRequest.Kind kind,
+            List<FieldError> errors) {
+        if (required && value == null) {
+            errors.add(new FieldError(field, "required for a " + kind + " session"));
+        } else if (!required && value != null) {
+            errors.add(new FieldError(field, "only a " + field + " session has " + field + " attributes, this one is "
+                    + kind));
+        }
+    }
+
+    private EventHeader header(UUID eventId, Caller caller, Instant occurredAt) {
+        return EventHeaders.create(eventId, caller.tenant(), caller.principal(), caller.client(), occurredAt, clock);
+    }
+
+    private Instant instant(OffsetDateTime time) {
+        return time == null ? clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS)
+                : time.toInstant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    }
+
+    private static Outgoing<ReasoningEvent> event(String sessionId, EventHeader header, Object payload) {
+        ReasoningEvent event = ReasoningEvent.newBuilder()
+                .setHeader(header)
+                .setSessionId(sessionId)
+                .setPayload(payload)
+                .build();
+        return new Outgoing<>(sessionId, event, header.getEventId().toString());
+    }
+
+    private static String json(JsonNode node) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return null;
+        }
+        return node.isTextual() ? node.textValue() : node.toString();
+    }
+
+    /** Stable digest of everything a message says, to tell an identical re-send from a conflicting one. */
+    private static String fingerprint(Message message) {
+        return Hashing.sha256Hex(String.join("\u001f", String.valueOf(message.role()), message.content(),
+                String.valueOf(message.toolName()), String.valueOf(json(message.toolInput())),
+                String.valueOf(message.timestamp() == null ? null : message.timestamp().toInstant()),
+                String.valueOf(message.thinkingSteps()), String.valueOf(message.reasoning()),
+                String.valueOf(message.tools())));
+    }
+}

@@ -1,0 +1,91 @@
+package dev.hindsight.ingest.session;
+
+import dev.hindsight.events.reasoning.ReasoningEvent;
+import dev.hindsight.ingest.publish.ReasoningPublisher;
+import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.problem.Problem;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Clock;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Sessions and their conversation, published to {@code hindsight.reasoning.v1} keyed by session id. */
+@Path("/v1/sessions")
+@Tag(name = "Sessions")
+@Consumes(MediaType.APPLICATION_JSON)
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Scopes.INGEST)
+public class SessionResource {
+
+    private final ReasoningPublisher publisher;
+    private final TenantContext tenant;
+    private final SessionEventMapper mapper = new SessionEventMapper(Clock.systemUTC());
+
+    public SessionResource(ReasoningPublisher publisher, TenantContext tenant) {
+        this.publisher = publisher;
+        this.tenant = tenant;
+    }
+
+    @POST
+    @Operation(summary = "Start a session", description = "Trading sessions without a session_id get one derived from "
+            + "(job_id, date, model), so starting the same model-day twice names the same session.")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "400", description = "Invalid request",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @APIResponse(responseCode = "401", description = "No or unknown API key",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @APIResponse(responseCode = "503", description = "Kafka did not acknowledge; retry after Retry-After seconds",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<Response> start(@Valid @NotNull StartSessionRequest request,
+            @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
+            @HeaderParam("User-Agent") String userAgent) {
+        var event = mapper.sessionStarted(request, caller(idempotencyKey, userAgent));
+        return publisher.publish(List.of(event))
+                .map(receipts -> accepted(event.key(), receipts));
+    }
+
+    @POST
+    @Path("/{sessionId}/messages")
+    @Operation(summary = "Append messages", description = "Messages in conversation order (message_index); an "
+            + "assistant message may carry its thinking steps in exact order, or legacy reasoning text plus tools.")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "400", description = "Invalid request",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @APIResponse(responseCode = "503", description = "Kafka did not acknowledge; retry after Retry-After seconds",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<Response> append(
+            @PathParam("sessionId") @Size(max = 128) @Pattern(regexp = SessionIds.PATTERN,
+                    message = SessionIds.MESSAGE) String sessionId,
+            @Valid @NotNull AppendMessagesRequest request,
+            @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
+            @HeaderParam("User-Agent") String userAgent) {
+        List<dev.hindsight.platform.kafka.Publisher.Outgoing<ReasoningEvent>> events =
+                mapper.messagesRecorded(sessionId, request, caller(idempotencyKey, userAgent));
+        return publisher.publish(events).map(receipts -> accepted(sessionId, receipts));
+    }
+
+    private SessionEventMapper.Caller caller(String idempotencyKey, String userAgent) {
+        return new SessionEventMapper.Caller(tenant.tenant(), tenant.principal(), userAgent, idempotencyKey);
+    }
+
+    private static Response accepted(String sessionId, List<dev.hindsight.platform.kafka.Receipt> receipts) {
+        return Response.accepted(new SessionAccepted(sessionId, receipts)).build();
+    }
+}

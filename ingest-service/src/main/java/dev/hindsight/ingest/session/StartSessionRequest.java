@@ -1,0 +1,55 @@
+package dev.hindsight.ingest.session;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/** Body of {@code POST /v1/sessions}: a session of one kind, with that kind's attributes. */
+@Schema(name = "StartSession", example = """
+        {"kind": "trading", "started_at": "2025-10-02T10:00:00Z",
+         "trading": {"job_id": "550e8400-e29b-41d4-a716-446655440000", "date": "2025-10-02", "model": "gpt-5"}}""")
+public record StartSessionRequest(
+        @Size(max = 128) @Pattern(regexp = SessionIds.PATTERN, message = SessionIds.MESSAGE) String sessionId,
+        UUID eventId,
+        @NotNull Kind kind,
+        OffsetDateTime startedAt,
+        @Valid Trading trading,
+        @Valid Chat chat,
+        @Valid Debug debug,
+        @Size(max = 32) Map<@Size(max = 64) String, @Size(max = 512) String> labels) {
+
+    /** What kind of agent work the session is. */
+    public enum Kind {
+        @JsonProperty("trading") TRADING,
+        @JsonProperty("chat") CHAT,
+        @JsonProperty("debug") DEBUG;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Seed 000: a model-day trading session, unique per (job_id, date, model). */
+    public record Trading(@NotBlank @Size(max = 128) String jobId, @NotNull LocalDate date,
+            @NotBlank @Size(max = 128) String model) {
+    }
+
+    /** A chat conversation (seed 001). */
+    public record Chat(@Size(max = 128) String agent, @Size(max = 128) String model, @Size(max = 512) String title) {
+    }
+
+    /** Seed 003: a developer debugging trace. */
+    public record Debug(@NotBlank @Size(max = 128) String developerId, @NotBlank @Size(max = 128) String taskId,
+            @Size(max = 65_536) String taskDescription, @Size(max = 2048) String repoUrl,
+            @Size(max = 128) String repoCommitHash) {
+    }
+}

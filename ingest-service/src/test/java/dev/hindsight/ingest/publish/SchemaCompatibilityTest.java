@@ -1,0 +1,62 @@
+package dev.hindsight.ingest.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hindsight.events.HindsightTopic;
+import dev.hindsight.platform.registry.SchemaRegistrar;
+import dev.hindsight.testing.HindsightTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+/** The registry, as ingest left it at start-up, guards every topic's schema with BACKWARD_TRANSITIVE. */
+@QuarkusTest
+@QuarkusTestResource(value = HindsightTestResource.class, initArgs = @ResourceArg(name = "database", value = "false"))
+class SchemaCompatibilityTest {
+
+    @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url")
+    String registryUrl;
+
+    @Test
+    void everySourceTopicIsRegisteredWithBackwardTransitiveCompatibility() {
+        SchemaRegistrar registrar = new SchemaRegistrar(registryUrl);
+        for (HindsightTopic topic : HindsightTopic.values()) {
+            assertThat(registrar.compatibilityOf("default", topic.valueArtifactId())).as(topic.name())
+                    .isEqualTo("BACKWARD_TRANSITIVE");
+        }
+    }
+
+    @Test
+    void registryRejectsAFieldAddedWithoutDefault() {
+        Schema current = HindsightTopic.REASONING.valueSchema();
+        Schema incompatible = withExtraField(current, false);
+        SchemaRegistrar registrar = new SchemaRegistrar(registryUrl);
+
+        assertThatThrownBy(() -> registrar.addVersionIfNew("default", HindsightTopic.REASONING.valueArtifactId(),
+                incompatible))
+                .isInstanceOf(SchemaRegistrar.IncompatibleSchemaException.class);
+    }
+
+    @Test
+    void registryAcceptsAFieldAddedWithDefault() {
+        Schema compatible = withExtraField(HindsightTopic.SIGNALS.valueSchema(), true);
+        SchemaRegistrar registrar = new SchemaRegistrar(registryUrl);
+
+        registrar.addVersionIfNew("default", HindsightTopic.SIGNALS.valueArtifactId(), compatible);
+    }
+
+    /** The envelope plus a new string field, with or without a default; a new reader of old events needs one. */
+    private static Schema withExtraField(Schema envelope, boolean withDefault) {
+        var fields = SchemaBuilder.record(envelope.getName()).namespace(envelope.getNamespace()).fields();
+        for (Schema.Field field : envelope.getFields()) {
+            fields = fields.name(field.name()).type(field.schema()).noDefault();
+        }
+        var extra = fields.name("added_in_test").type().stringType();
+        return withDefault ? extra.stringDefault("none").endRecord() : extra.noDefault().endRecord();
+    }
+}

@@ -1,0 +1,15 @@
+package dev.hindsight.platform.auth;
+
+/** The scopes an API key can grant; resources check them with {@code @RolesAllowed}. */
+public final class Scopes {
+
+    /** Publish events through ingest-service. */
+    public static final String INGEST = "ingest";
+    /** Read projections, summaries, evaluations and memories. */
+    public static final String READ = "read";
+    /** Operator actions: rebuilds, retention, tenant-wide deletes. */
+    public static final String ADMIN = "admin";
+
+    private Scopes() {
+    }
+}

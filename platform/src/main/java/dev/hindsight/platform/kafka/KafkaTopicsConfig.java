@@ -1,0 +1,27 @@
+package dev.hindsight.platform.kafka;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * How a service provisions the topics it is the single writer of. Locally the service creates them; on Kubernetes
+ * Strimzi's KafkaTopic resources own them and provisioning is switched off.
+ */
+@ConfigMapping(prefix = "hindsight.kafka")
+public interface KafkaTopicsConfig {
+
+    /** Create missing owned topics at start-up. */
+    @WithDefault("true")
+    boolean provisionTopics();
+
+    /**
+     * Partitions of every topic. One count for all keeps decisions and signals co-partitioned by message id; it can
+     * only grow, and growing it re-keys nothing already written but breaks per-key order across the change.
+     */
+    @WithDefault("6")
+    int partitions();
+
+    /** Replication factor of created topics (1 on a single local broker, 3 in production). */
+    @WithDefault("1")
+    short replicationFactor();
+}

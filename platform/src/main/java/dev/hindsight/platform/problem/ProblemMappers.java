@@ -1,0 +1,116 @@
+package dev.hindsight.platform.problem;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * The one place where exceptions become RFC 9457 problem+json responses, for every service. No exception reaches a
+ * producer as an HTML page or a bare 500.
+ */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e, UriInfo uri) {
+        Response.ResponseBuilder response = respond(e.problem().withInstance(uri.getPath()));
+        e.headers().forEach(response::header);
+        return response.build();
+    }
+
+    @ServerExceptionMapper
+    public Response invalid(ConstraintViolationException e, UriInfo uri) {
+        List<Problem.FieldError> errors = e.getConstraintViolations().stream()
+                .map(v -> new Problem.FieldError(FieldPaths.of(v), v.getMessage()))
+                .sorted(Comparator.comparing(Problem.FieldError::field).thenComparing(Problem.FieldError::message))
+                .toList();
+        return respond(Problem.of(400, "Invalid request",
+                errors.size() + " field" + (errors.size() == 1 ? " is" : "s are") + " invalid", errors)
+                .withInstance(uri.getPath())).build();
+    }
+
+    // Listed one by one: Quarkus ships a mapper for MismatchedInputException that would win over a broader type.
+    @ServerExceptionMapper({JsonProcessingException.class, JsonMappingException.class, MismatchedInputException.class,
+            InvalidFormatException.class, UnrecognizedPropertyException.class})
+    public Response unreadable(JsonProcessingException e, UriInfo uri) {
+        String field = e instanceof JsonMappingException m ? FieldPaths.of(m.getPath()) : "$";
+        String message;
+        if (e instanceof UnrecognizedPropertyException u) {
+            message = "unknown field '" + u.getPropertyName() + "'";
+        } else if (e instanceof InvalidFormatException f && f.getTargetType() != null && f.getTargetType().isEnum()) {
+            message = "must be one of " + java.util.Arrays.stream(f.getTargetType().getEnumConstants())
+                    .map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")) + "; got "
+                    + describe(f.getValue());
+        } else if (e instanceof InvalidFormatException f) {
+            message = "cannot read " + describe(f.getValue()) + " as " + f.getTargetType().getSimpleName();
+        } else if (e instanceof MismatchedInputException m && m.getTargetType() != null) {
+            message = "expected " + m.getTargetType().getSimpleName();
+        } else {
+            message = "malformed JSON: " + e.getOriginalMessage();
+        }
+        return respond(Problem.of(400, "Invalid request", "The request body could not be read",
+                List.of(new Problem.FieldError(field, message))).withInstance(uri.getPath())).build();
+    }
+
+    @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
+    public Response unauthenticated(RuntimeException e, UriInfo uri) {
+        return respond(Problem.of(401, "Unauthenticated",
+                "Send a valid API key as 'Authorization: Bearer <key>'").withInstance(uri.getPath()))
+                .header("WWW-Authenticate", "Bearer realm=\"hindsight\"").build();
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e, UriInfo uri) {
+        return respond(Problem.of(403, "Forbidden", "This API key lacks the scope this operation needs")
+                .withInstance(uri.getPath())).build();
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e, UriInfo uri) {
+        Response original = e.getResponse();
+        int status = original.getStatus();
+        Response.ResponseBuilder response = respond(Problem.of(status,
+                Response.Status.fromStatusCode(status) == null ? "Error"
+                        : Response.Status.fromStatusCode(status).getReasonPhrase(),
+                e.getMessage()).withInstance(uri.getPath()));
+        original.getStringHeaders().forEach((name, values) -> {
+            if (!name.equalsIgnoreCase("Content-Type") && !name.equalsIgnoreCase("Content-Length")) {
+                values.forEach(v -> response.header(name, v));
+            }
+        });
+        return response.build();
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Exception e, UriInfo uri) {
+        String incident = UUID.randomUUID().toString();
+        LOG.errorf(e, "Unexpected failure on %s (incident %s)", uri.getPath(), incident);
+        return respond(Problem.of(500, "Internal error",
+                "An unexpected error occurred; quote incident " + incident + " when reporting it")
+                .withInstance(uri.getPath())).build();
+    }
+
+    private static String describe(Object value) {
+        String text = String.valueOf(value);
+        return "'" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "'";
+    }
+
+    private static Response.ResponseBuilder respond(Problem problem) {
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem);
+    }
+}

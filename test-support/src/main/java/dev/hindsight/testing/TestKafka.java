@@ -1,0 +1,72 @@
+package dev.hindsight.testing;
+
+import dev.hindsight.events.HindsightTopic;
+import dev.hindsight.platform.kafka.TopicProvisioner;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+
+/**
+ * A real Kafka broker (KRaft, one combined broker and controller) inside the test JVM, shared by every test of the
+ * JVM and stopped when it exits. Ready in about two seconds; supports transactions.
+ */
+public final class TestKafka {
+
+    /** Partitions of the topics the tests create: more than one, so per-key ordering is really exercised. */
+    public static final int PARTITIONS = 3;
+
+    private static KafkaClusterTestKit cluster;
+
+    private TestKafka() {
+    }
+
+    /** Starts the broker on first use and returns its bootstrap servers. */
+    public static synchronized String bootstrapServers() {
+        if (cluster == null) {
+            cluster = start();
+            String servers = cluster.bootstrapServers();
+            TopicProvisioner.ensure(servers,
+                    Arrays.stream(HindsightTopic.values()).map(HindsightTopic::defaultName).toList(), List.of(),
+                    PARTITIONS, (short) 1);
+        }
+        return cluster.bootstrapServers();
+    }
+
+    /** The running cluster, for tests that stop and restart the broker. */
+    public static synchronized KafkaClusterTestKit cluster() {
+        bootstrapServers();
+        return cluster;
+    }
+
+    private static KafkaClusterTestKit start() {
+        try {
+            KafkaClusterTestKit kit = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+                    .setCombined(true)
+                    .setNumBrokerNodes(1)
+                    .setNumControllerNodes(1)
+                    .build())
+                    .setConfigProp("offsets.topic.replication.factor", "1")
+                    .setConfigProp("offsets.topic.num.partitions", "3")
+                    .setConfigProp("transaction.state.log.replication.factor", "1")
+                    .setConfigProp("transaction.state.log.min.isr", "1")
+                    .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                    // As in production: topics exist because someone provisioned them, never by accident.
+                    .setConfigProp("auto.create.topics.enable", "false")
+                    .build();
+            kit.format();
+            kit.startup();
+            kit.waitForReadyBrokers();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    kit.close();
+                } catch (Exception ignored) {
+                    // JVM is exiting; the kit deletes its directories itself.
+                }
+            }, "stop-test-kafka"));
+            return kit;
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not start the in-JVM Kafka broker: " + e.getMessage(), e);
+        }
+    }
+}

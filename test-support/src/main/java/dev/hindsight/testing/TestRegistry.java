@@ -1,0 +1,135 @@
+package dev.hindsight.testing;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The real Apicurio Registry (in-memory storage) as a child JVM, shared by every test of the JVM. Its distribution is
+ * the {@code apicurio-registry-app} archive Maven downloaded; it is unpacked once under {@code hindsight.test.dist-dir}.
+ */
+public final class TestRegistry {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+    private static ChildProcess process;
+    private static String url;
+
+    private TestRegistry() {
+    }
+
+    /** Starts the registry on first use and returns its core API v3 URL. */
+    public static synchronized String url() {
+        if (process == null || !process.isAlive()) {
+            start();
+        }
+        return url;
+    }
+
+    private static void start() {
+        Path runner = unpackedRunner();
+        int port = Ports.free();
+        Path stateDir = distDir().resolve("test-state");
+        process = ChildProcess.start("test-registry-" + ProcessHandle.current().pid(), List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dquarkus.http.port=" + port,
+                "-Dquarkus.http.host=127.0.0.1",
+                "-Dquarkus.log.level=WARN",
+                "-jar", runner.toString()), runner.getParent(), stateDir);
+        String base = "http://127.0.0.1:" + port;
+        awaitReady(base + "/apis/registry/v3/system/info");
+        url = base + "/apis/registry/v3";
+    }
+
+    private static void awaitReady(String infoUrl) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        Instant deadline = Instant.now().plus(READY_TIMEOUT);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Apicurio Registry exited during start-up:\n" + process.tail(40));
+            }
+            try {
+                HttpResponse<Void> response = http.send(HttpRequest.newBuilder(URI.create(infoUrl))
+                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // Not listening yet; poll again.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for the registry", e);
+            }
+            process.log(); // keep the handle reachable for diagnostics
+            try {
+                // Polling an external process's HTTP port; there is no event to wait on.
+                TimeUnit.MILLISECONDS.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for the registry", e);
+            }
+        }
+        throw new IllegalStateException("Apicurio Registry not ready after " + READY_TIMEOUT.toSeconds() + " s:\n"
+                + process.tail(40));
+    }
+
+    /** The runner jar, unpacking the distribution archive under a file lock the first time. */
+    static Path unpackedRunner() {
+        String archiveProperty = System.getProperty("hindsight.test.registry-archive");
+        if (archiveProperty == null) {
+            throw new IllegalStateException("System property hindsight.test.registry-archive is not set; run tests through "
+                    + "Maven (the parent pom sets it) or point it at apicurio-registry-app-<version>-all.tar.gz");
+        }
+        Path archive = Paths.get(archiveProperty);
+        if (!Files.isRegularFile(archive)) {
+            throw new IllegalStateException("Registry distribution not found at " + archive + "; building the test-support module "
+                    + "(mvn -pl test-support install) copies it there");
+        }
+        String name = archive.getFileName().toString().replace("-all.tar.gz", "");
+        Path target = distDir().resolve(name);
+        Path runner = target.resolve(name + "-runner.jar");
+        try {
+            Files.createDirectories(distDir());
+            try (FileChannel channel = FileChannel.open(distDir().resolve(name + ".lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
+                Path done = target.resolve(".unpacked");
+                if (!Files.exists(done)) {
+                    Files.createDirectories(target);
+                    Process tar = new ProcessBuilder("tar", "-xzf", archive.toString(), "-C", target.toString())
+                            .redirectErrorStream(true).start();
+                    String output = new String(tar.getInputStream().readAllBytes());
+                    if (tar.waitFor() != 0) {
+                        throw new IllegalStateException("Could not unpack " + archive + ": " + output);
+                    }
+                    Files.writeString(done, archive.toString());
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not unpack the registry: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while unpacking the registry", e);
+        }
+        if (!Files.isRegularFile(runner)) {
+            throw new IllegalStateException("No runner jar at " + runner);
+        }
+        return runner;
+    }
+
+    static Path distDir() {
+        return Paths.get(System.getProperty("hindsight.test.dist-dir",
+                Paths.get(System.getProperty("java.io.tmpdir"), "hindsight-dist").toString()));
+    }
+}

@@ -1,0 +1,51 @@
+package dev.hindsight.testing;
+
+import dev.hindsight.platform.Hashing;
+import java.util.Map;
+
+/** API keys every test application accepts (configured by {@link HindsightTestResource}), one per test persona. */
+public enum TestTenants {
+
+    /** Tenant A, may ingest and read. */
+    TENANT_A("tenant-a", "test-key-tenant-a", "ingest,read,admin"),
+    /** Tenant B, may ingest and read: its data must never show through A's keys and vice versa. */
+    TENANT_B("tenant-b", "test-key-tenant-b", "ingest,read"),
+    /** Tenant A again, but only allowed to read. */
+    READ_ONLY_A("tenant-a", "test-key-read-only", "read");
+
+    private final String tenant;
+    private final String key;
+    private final String scopes;
+
+    TestTenants(String tenant, String key, String scopes) {
+        this.tenant = tenant;
+        this.key = key;
+        this.scopes = scopes;
+    }
+
+    public String tenant() {
+        return tenant;
+    }
+
+    /** The bearer token. */
+    public String key() {
+        return key;
+    }
+
+    /** {@code Authorization} header value. */
+    public String bearer() {
+        return "Bearer " + key;
+    }
+
+    /** Configuration that makes a service accept every test key. */
+    public static Map<String, String> config() {
+        Map<String, String> config = new java.util.HashMap<>();
+        for (TestTenants persona : values()) {
+            String prefix = "hindsight.auth.api-keys." + persona.name().toLowerCase(java.util.Locale.ROOT) + ".";
+            config.put(prefix + "sha256", Hashing.sha256Hex(persona.key));
+            config.put(prefix + "tenant", persona.tenant);
+            config.put(prefix + "scopes", persona.scopes);
+        }
+        return config;
+    }
+}

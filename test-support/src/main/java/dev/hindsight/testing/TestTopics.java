@@ -1,0 +1,131 @@
+package dev.hindsight.testing;
+
+import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
+import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.avro.Conversions;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.data.TimeConversions;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+
+/** Reads and writes the test broker's topics with the real Apicurio Avro serdes, as a service would. */
+public final class TestTopics {
+
+    private TestTopics() {
+    }
+
+    /**
+     * Reads {@code topic} from the beginning until {@code count} records match {@code filter} or {@code timeout}
+     * passes; returns the matches found (fewer than {@code count} on timeout, so the caller's assertion says how many).
+     */
+    public static <T extends SpecificRecord> List<ConsumerRecord<String, T>> read(String topic, Class<T> type,
+            Predicate<T> filter, int count, Duration timeout) {
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class,
+                "apicurio.registry.url", TestRegistry.url(),
+                "apicurio.registry.use-specific-avro-reader", false);
+        // Read generic records and convert them here: under @QuarkusTest, Avro's shared SpecificData would resolve
+        // the generated classes through another class loader than the test's.
+        SpecificData specific = new SpecificData(type.getClassLoader());
+        specific.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
+        specific.addLogicalTypeConversion(new TimeConversions.DateConversion());
+        specific.addLogicalTypeConversion(new Conversions.UUIDConversion());
+        List<ConsumerRecord<String, T>> matches = new ArrayList<>();
+        try (KafkaConsumer<String, GenericRecord> consumer = new KafkaConsumer<>(config)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (matches.size() < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, GenericRecord> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.value() == null) {
+                        continue;
+                    }
+                    T value = toSpecific(record.value(), type, specific);
+                    if (filter.test(value)) {
+                        matches.add(new ConsumerRecord<>(record.topic(), record.partition(), record.offset(),
+                                record.key(), value));
+                    }
+                }
+            }
+        }
+        return matches;
+    }
+
+    /** Re-reads a generic record as {@code type}, applying the logical-type conversions the generated class uses. */
+    private static <T> T toSpecific(GenericRecord generic, Class<T> type, SpecificData specific) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+            new GenericDatumWriter<GenericRecord>(generic.getSchema()).write(generic, encoder);
+            encoder.flush();
+            Schema readerSchema = specific.getSchema(type);
+            SpecificDatumReader<T> reader = new SpecificDatumReader<>(generic.getSchema(), readerSchema, specific);
+            return reader.read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Publishes {@code value} keyed by {@code key} and waits for the broker's acknowledgement. */
+    public static <T extends SpecificRecord> void write(String topic, String key, T value) {
+        Map<String, Object> config = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, AvroKafkaSerializer.class,
+                "apicurio.registry.url", TestRegistry.url(),
+                "apicurio.registry.find-latest", true);
+        Thread thread = Thread.currentThread();
+        ClassLoader previous = thread.getContextClassLoader();
+        thread.setContextClassLoader(TestTopics.class.getClassLoader());
+        try (KafkaProducer<String, T> producer = new KafkaProducer<>(config)) {
+            producer.send(new ProducerRecord<>(topic, key, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not write a test event to " + topic, e);
+        } finally {
+            thread.setContextClassLoader(previous);
+        }
+    }
+
+    /** Publishes raw bytes (e.g. a poison event that no schema can read). */
+    public static void writeRaw(String topic, String key, byte[] value) {
+        Map<String, Object> config = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                org.apache.kafka.common.serialization.ByteArraySerializer.class);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config)) {
+            producer.send(new ProducerRecord<>(topic, key, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException("Could not write a raw test event to " + topic, e);
+        }
+    }
+}
