@@ -4,6 +4,8 @@ import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
 import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecordBase;
 
 /**
  * Every source topic declared once: its default name, what its key is, and the envelope schema of its values.
@@ -12,18 +14,18 @@ import org.apache.avro.Schema;
  */
 public enum HindsightTopic {
 
-    REASONING("hindsight.reasoning.v1", "session id", ReasoningEvent.getClassSchema()),
-    DECISIONS("hindsight.decisions.v1", "message id", DecisionEvent.getClassSchema()),
-    SIGNALS("hindsight.signals.v1", "message id", SignalEvent.getClassSchema());
+    REASONING("hindsight.reasoning.v1", "session id", ReasoningEvent.class),
+    DECISIONS("hindsight.decisions.v1", "message id", DecisionEvent.class),
+    SIGNALS("hindsight.signals.v1", "message id", SignalEvent.class);
 
     private final String defaultName;
     private final String key;
-    private final Schema valueSchema;
+    private final Class<? extends SpecificRecordBase> valueType;
 
-    HindsightTopic(String defaultName, String key, Schema valueSchema) {
+    HindsightTopic(String defaultName, String key, Class<? extends SpecificRecordBase> valueType) {
         this.defaultName = defaultName;
         this.key = key;
-        this.valueSchema = valueSchema;
+        this.valueType = valueType;
     }
 
     /** Topic name used when configuration does not override it. */
@@ -38,7 +40,22 @@ public enum HindsightTopic {
 
     /** The envelope schema every value of this topic is written with. */
     public Schema valueSchema() {
-        return valueSchema;
+        return SpecificData.getForClass(valueType).getSchema(valueType);
+    }
+
+    /** The generated envelope class. */
+    public Class<? extends SpecificRecordBase> valueType() {
+        return valueType;
+    }
+
+    /** The topic whose envelope has this full name, e.g. {@code dev.hindsight.events.reasoning.ReasoningEvent}. */
+    public static java.util.Optional<HindsightTopic> byEnvelope(String fullName) {
+        return java.util.Arrays.stream(values()).filter(t -> t.valueType.getName().equals(fullName)).findFirst();
+    }
+
+    /** The topic whose default name is {@code name}, if it is one of Hindsight's. */
+    public static java.util.Optional<HindsightTopic> byName(String name) {
+        return java.util.Arrays.stream(values()).filter(t -> t.defaultName.equals(name)).findFirst();
     }
 
     /** Registry artifact id under the serde's default topic-name strategy. */

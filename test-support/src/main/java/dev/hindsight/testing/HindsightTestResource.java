@@ -24,7 +24,12 @@ public class HindsightTestResource implements QuarkusTestResourceLifecycleManage
         Map<String, String> config = new HashMap<>();
         config.put("kafka.bootstrap.servers", TestKafka.bootstrapServers());
         config.put("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", TestRegistry.url());
+        TestRegistry.registerSourceSchemas();
         config.putAll(TestTenants.config());
+        // The in-JVM broker logs through the application's log manager; keep its chatter out of test output.
+        config.put("quarkus.log.category.\"kafka\".level", "WARN");
+        config.put("quarkus.log.category.\"org.apache.kafka\".level", "WARN");
+        config.put("quarkus.log.category.\"state.change.logger\".level", "WARN");
         if (withDatabase) {
             database = TestDatabase.create("svc");
             config.put("quarkus.datasource.jdbc.url", database.jdbcUrl());

@@ -1,5 +1,7 @@
 package dev.hindsight.testing;
 
+import dev.hindsight.events.HindsightTopic;
+import dev.hindsight.platform.registry.SchemaRegistrar;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,6 +27,7 @@ public final class TestRegistry {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
     private static ChildProcess process;
     private static String url;
+    private static boolean sourceSchemasRegistered;
 
     private TestRegistry() {
     }
@@ -35,6 +38,20 @@ public final class TestRegistry {
             start();
         }
         return url;
+    }
+
+    /**
+     * Registers every source topic's schema as ingest-service does at start-up, so that a test of a consuming service
+     * can publish events without starting ingest.
+     */
+    public static synchronized void registerSourceSchemas() {
+        if (!sourceSchemasRegistered) {
+            SchemaRegistrar registrar = new SchemaRegistrar(url());
+            for (HindsightTopic topic : HindsightTopic.values()) {
+                registrar.register("default", topic.valueArtifactId(), topic.valueSchema());
+            }
+            sourceSchemasRegistered = true;
+        }
     }
 
     private static void start() {
@@ -51,6 +68,7 @@ public final class TestRegistry {
         String base = "http://127.0.0.1:" + port;
         awaitReady(base + "/apis/registry/v3/system/info");
         url = base + "/apis/registry/v3";
+        sourceSchemasRegistered = false;
     }
 
     private static void awaitReady(String infoUrl) {

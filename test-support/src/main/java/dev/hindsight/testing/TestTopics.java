@@ -78,6 +78,38 @@ public final class TestTopics {
         return matches;
     }
 
+    /**
+     * Reads records by key and headers only (values are not decoded and come back null): for dead letters, whose
+     * value may be unreadable by design.
+     */
+    public static <T extends SpecificRecord> List<ConsumerRecord<String, T>> readRecords(String topic,
+            Predicate<ConsumerRecord<String, ?>> filter, int count, Duration timeout) {
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
+        List<ConsumerRecord<String, T>> matches = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (matches.size() < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (filter.test(record)) {
+                        matches.add(new ConsumerRecord<>(record.topic(), record.partition(), record.offset(),
+                                record.timestamp(), record.timestampType(), record.serializedKeySize(),
+                                record.serializedValueSize(), record.key(), null, record.headers(),
+                                record.leaderEpoch()));
+                    }
+                }
+            }
+        }
+        return matches;
+    }
+
     /** Re-reads a generic record as {@code type}, applying the logical-type conversions the generated class uses. */
     private static <T> T toSpecific(GenericRecord generic, Class<T> type, SpecificData specific) {
         try {

@@ -6,7 +6,9 @@ import dev.hindsight.platform.kafka.TopicProvisioner;
 import dev.hindsight.platform.registry.RegistryConfig;
 import dev.hindsight.platform.registry.SchemaRegistrar;
 import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
 import jakarta.inject.Singleton;
 import java.util.Arrays;
 import java.util.List;
@@ -22,7 +24,8 @@ public class ProducerSetup {
 
     private static final Logger LOG = Logger.getLogger(ProducerSetup.class);
 
-    void onStart(@Observes StartupEvent event, KafkaTopicsConfig topics, RegistryConfig registry, Config config) {
+    // Before SmallRye Reactive Messaging starts the channels (it observes start-up at LIBRARY_BEFORE).
+    void onStart(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, KafkaTopicsConfig topics, RegistryConfig registry, Config config) {
         List<String> names = Arrays.stream(HindsightTopic.values()).map(t -> topicName(config, t)).toList();
         if (topics.provisionTopics()) {
             TopicProvisioner.ensure(config.getValue("kafka.bootstrap.servers", String.class), names, List.of(),
