@@ -6,6 +6,8 @@ import dev.hindsight.events.reasoning.SessionCompleted;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.reasoning.ThinkingStep;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.Json;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -17,6 +19,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -89,12 +92,13 @@ public class SessionRepository {
                     .put("repo_commit_hash", started.getDebug().getRepoCommitHash());
         }
         var trading = started.getTrading();
-        return tx.preparedQuery(UPSERT_STARTED).execute(Tuple.from(List.of(
+        // Arrays.asList, not List.of: absent attributes are SQL NULLs.
+        return tx.preparedQuery(UPSERT_STARTED).execute(Tuple.from(Arrays.asList(
                 tenant, sessionId, started.getKind().name().toLowerCase(Locale.ROOT), utc(started.getStartedAt()),
-                trading == null ? nullString() : trading.getJobId(),
-                trading == null ? nullDate() : trading.getDate(),
-                trading == null ? nullString() : trading.getModel(),
-                attributes, new JsonObject(new java.util.HashMap<>(started.getLabels())), utc(at))))
+                trading == null ? null : trading.getJobId(),
+                trading == null ? null : trading.getDate(),
+                trading == null ? null : trading.getModel(),
+                withoutNulls(attributes), new JsonObject(new java.util.HashMap<>(started.getLabels())), utc(at))))
                 .replaceWithVoid();
     }
 
@@ -102,24 +106,24 @@ public class SessionRepository {
             String eventId, Instant at) {
         JsonArray steps = new JsonArray();
         for (ThinkingStep step : message.getThinkingSteps()) {
-            steps.add(new JsonObject()
+            steps.add(withoutNulls(new JsonObject()
                     .put("step_order", step.getStepOrder())
                     .put("step_type", step.getStepType().name().toLowerCase(Locale.ROOT))
                     .put("content", step.getContent())
                     .put("tool_name", step.getToolName())
-                    .put("tool_arguments", step.getToolArguments())
+                    .put("tool_arguments", jsonValue(step.getToolArguments()))
                     .put("tool_result", step.getToolResult())
-                    .put("tool_error", step.getToolError()));
+                    .put("tool_error", step.getToolError())));
         }
         JsonArray legacyTools = null;
         if (message.getLegacyTools() != null) {
             legacyTools = new JsonArray();
             for (LegacyToolInvocation tool : message.getLegacyTools()) {
-                legacyTools.add(new JsonObject()
+                legacyTools.add(withoutNulls(new JsonObject()
                         .put("tool_name", tool.getToolName())
-                        .put("tool_arguments", tool.getToolArguments())
+                        .put("tool_arguments", jsonValue(tool.getToolArguments()))
                         .put("tool_result", tool.getToolResult())
-                        .put("tool_error", tool.getToolError()));
+                        .put("tool_error", tool.getToolError())));
             }
         }
         List<Object> values = new ArrayList<>(13);
@@ -165,12 +169,24 @@ public class SessionRepository {
         return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 
-    // Typed nulls: the pg client infers parameter types from values.
-    private static String nullString() {
-        return null;
+    private static JsonObject withoutNulls(JsonObject object) {
+        object.getMap().values().removeIf(java.util.Objects::isNull);
+        return object;
     }
 
-    private static java.time.LocalDate nullDate() {
-        return null;
+    /** Tool arguments arrive as JSON text; shown as JSON when they are an object or array, as text otherwise. */
+    private static Object jsonValue(String text) {
+        if (text == null) {
+            return null;
+        }
+        String trimmed = text.trim();
+        if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+            try {
+                return Json.decodeValue(trimmed);
+            } catch (DecodeException notJson) {
+                return text;
+            }
+        }
+        return text;
     }
 }

@@ -8,6 +8,8 @@ import static org.hamcrest.Matchers.hasSize;
 
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.ProducerIdentity;
+import dev.hindsight.events.reasoning.ChatAttributes;
+import dev.hindsight.events.reasoning.DebugAttributes;
 import dev.hindsight.events.reasoning.MessageRecorded;
 import dev.hindsight.events.reasoning.MessageRole;
 import dev.hindsight.events.reasoning.ReasoningEvent;
@@ -65,6 +67,30 @@ class SessionProjectionTest {
         assertThat(session.getList("messages[2].thinking_steps.step_type", String.class))
                 .containsExactly("reasoning", "tool", "reasoning");
         assertThat(session.getString("messages[0].timestamp")).isEqualTo("2025-10-02T10:00:00Z");
+        assertThat(session.getString("messages[2].thinking_steps[1].tool_arguments.date")).isEqualTo("2025-10-01");
+        assertThat(session.getMap("messages[2].thinking_steps[0]")).doesNotContainKey("tool_name");
+    }
+
+    @Test
+    void chatAndDebugSessionsKeepTheirOwnAttributes() {
+        String chatId = "chat-" + UUID.randomUUID();
+        publish(chatId, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
+                .setChat(ChatAttributes.newBuilder().setAgent("agentos").setTitle("Python version").build())
+                .build(), "tenant-a", UUID.randomUUID());
+        String debugId = "debug-" + UUID.randomUUID();
+        publish(debugId, SessionStarted.newBuilder().setKind(SessionKind.DEBUG).setStartedAt(T0)
+                .setDebug(DebugAttributes.newBuilder().setDeveloperId("dev-7").setTaskId("BUG-42").build())
+                .build(), "tenant-a", UUID.randomUUID());
+
+        JsonPath chat = awaitSession(chatId, TestTenants.TENANT_A, 0);
+        JsonPath debug = awaitSession(debugId, TestTenants.TENANT_A, 0);
+
+        assertThat(chat.getString("kind")).isEqualTo("chat");
+        assertThat(chat.getString("attributes.agent")).isEqualTo("agentos");
+        assertThat(chat.getString("started_at")).isEqualTo("2025-10-02T10:00:00Z");
+        assertThat(chat.getMap("attributes")).doesNotContainKey("model");
+        assertThat(debug.getString("kind")).isEqualTo("debug");
+        assertThat(debug.getString("attributes.task_id")).isEqualTo("BUG-42");
     }
 
     @Test
@@ -165,6 +191,7 @@ class SessionProjectionTest {
 
     private static ThinkingStep step(int order, StepType type, String content) {
         return ThinkingStep.newBuilder().setStepOrder(order).setStepType(type).setContent(content)
-                .setToolName(type == StepType.TOOL ? "get_positions" : null).build();
+                .setToolName(type == StepType.TOOL ? "get_positions" : null)
+                .setToolArguments(type == StepType.TOOL ? "{\"date\":\"2025-10-01\"}" : null).build();
     }
 }

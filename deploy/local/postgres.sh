@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Makes sure the machine's PostgreSQL runs and Hindsight's role and databases exist. Idempotent.
+#   deploy/local/postgres.sh ensure    start PostgreSQL if it is down; create role hindsight and the databases
+#   deploy/local/postgres.sh stop      stop PostgreSQL only if `ensure` was the one that started it
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+DATABASES=(hindsight_query hindsight_evaluation hindsight_memory)
+
+psql_super() { psql -X -q -v ON_ERROR_STOP=1 -h "$PGHOST" -p "$PGPORT" -U "$PG_SUPERUSER" -d postgres "$@"; }
+
+ensure_running() {
+  if pg_isready -q -h "$PGHOST" -p "$PGPORT"; then
+    return 0
+  fi
+  command -v pg_ctlcluster >/dev/null || die "PostgreSQL is not answering on $PGHOST:$PGPORT and pg_ctlcluster is not installed"
+  local version
+  version=$(ls /etc/postgresql 2>/dev/null | sort -V | tail -n 1)
+  [ -n "$version" ] || die "no PostgreSQL cluster under /etc/postgresql"
+  log "starting PostgreSQL $version"
+  pg_ctlcluster --skip-systemctl-redirect "$version" main start
+  touch "$RUN_DIR/postgres.started-by-hindsight"
+  local i
+  for i in $(seq 1 60); do pg_isready -q -h "$PGHOST" -p "$PGPORT" && return 0; sleep 0.5; done
+  die "PostgreSQL did not come up on $PGHOST:$PGPORT"
+}
+
+ensure_databases() {
+  psql_super <<'SQL'
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'hindsight') THEN
+    CREATE ROLE hindsight LOGIN PASSWORD 'hindsight';
+  END IF;
+END $$;
+SQL
+  local db
+  for db in "${DATABASES[@]}"; do
+    if [ "$(psql_super -tAc "SELECT 1 FROM pg_database WHERE datname = '$db'")" != "1" ]; then
+      psql_super -c "CREATE DATABASE $db OWNER hindsight"
+      log "created database $db"
+    fi
+  done
+}
+
+case "${1:-ensure}" in
+  ensure)
+    ensure_running
+    ensure_databases
+    ;;
+  stop)
+    if [ -f "$RUN_DIR/postgres.started-by-hindsight" ]; then
+      version=$(ls /etc/postgresql | sort -V | tail -n 1)
+      pg_ctlcluster --skip-systemctl-redirect "$version" main stop
+      rm -f "$RUN_DIR/postgres.started-by-hindsight"
+      log "PostgreSQL stopped"
+    fi
+    ;;
+  *) die "usage: $0 ensure|stop" ;;
+esac

@@ -1,0 +1,32 @@
+package dev.hindsight.ingest.publish;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import dev.hindsight.testing.HindsightTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+/** ingest owns no database: ready means Kafka answers and its producer channel is up. */
+@QuarkusTest
+@QuarkusTestResource(value = HindsightTestResource.class, initArgs = @ResourceArg(name = "database", value = "false"))
+class ReadinessTest {
+
+    @Test
+    void readinessCoversKafka() {
+        given().when().get("/q/health/ready")
+                .then().statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.name", hasItem("Kafka connection health check"));
+    }
+
+    @Test
+    void openApiDocumentsTheSessionEndpoints() {
+        given().when().get("/q/openapi?format=json")
+                .then().statusCode(200)
+                .body("paths.'/v1/sessions'.post.responses.'202'.description", equalTo("Published and acknowledged by Kafka"));
+    }
+}

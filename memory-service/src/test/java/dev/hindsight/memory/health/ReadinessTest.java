@@ -1,0 +1,11 @@
+package dev.hindsight.memory.health;
+
+import dev.hindsight.testing.HindsightTestResource;
+import dev.hindsight.testing.ReadinessContract;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+@QuarkusTest
+@QuarkusTestResource(HindsightTestResource.class)
+class ReadinessTest extends ReadinessContract {
+}
