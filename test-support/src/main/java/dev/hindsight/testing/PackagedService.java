@@ -1,0 +1,89 @@
+package dev.hindsight.testing;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+
+/**
+ * A packaged service ({@code target/quarkus-app/quarkus-run.jar}) running as its own process, configured for the test
+ * infrastructure, as an operator would run it. For end-to-end tests across services.
+ */
+public final class PackagedService implements AutoCloseable {
+
+    private final String name;
+    private final ChildProcess process;
+    private final String url;
+
+    private PackagedService(String name, ChildProcess process, String url) {
+        this.name = name;
+        this.process = process;
+        this.url = url;
+    }
+
+    /**
+     * Starts the jar named by system property {@code hindsight.<name>.jar} with the test broker, registry and keys,
+     * plus {@code config}; returns once {@code /q/health/ready} answers 200.
+     */
+    public static PackagedService start(String name, Map<String, String> config) {
+        Path jar = Path.of(System.getProperty("hindsight." + name + ".jar", name + "-service/target/quarkus-app/"
+                + "quarkus-run.jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("No packaged " + name + " at " + jar + "; build it first (mvn package)");
+        }
+        int port = Ports.free();
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+                "-Dquarkus.http.port=" + port,
+                "-Dkafka.bootstrap.servers=" + TestKafka.bootstrapServers(),
+                "-Dmp.messaging.connector.smallrye-kafka.apicurio.registry.url=" + TestRegistry.url()));
+        TestTenants.config().forEach((key, value) -> command.add("-D" + key + "=" + value));
+        config.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.add("-jar");
+        command.add(jar.toString());
+        ChildProcess process = ChildProcess.start("system-" + name + "-" + ProcessHandle.current().pid(), command,
+                jar.getParent(), TestRegistry.distDir().resolve("test-state"));
+        PackagedService service = new PackagedService(name, process, "http://127.0.0.1:" + port);
+        service.awaitReady();
+        return service;
+    }
+
+    private void awaitReady() {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create(url + "/q/health/ready"))
+                .timeout(Duration.ofSeconds(2)).build();
+        try {
+            Awaitility.await(name + " ready").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptions()
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException(name + " exited:\n" + process.tail(60));
+                        }
+                        return http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                    });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new IllegalStateException(name + " not ready in 90 s:\n" + process.tail(60), e);
+        }
+    }
+
+    /** Base URL, e.g. {@code http://127.0.0.1:41234}. */
+    public String url() {
+        return url;
+    }
+
+    public String logTail(int lines) {
+        return process.tail(lines);
+    }
+
+    @Override
+    public void close() {
+        process.close();
+    }
+}
