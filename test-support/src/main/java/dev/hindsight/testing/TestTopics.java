@@ -4,6 +4,7 @@ import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -43,15 +44,9 @@ public final class TestTopics {
      */
     public static <T extends SpecificRecord> List<ConsumerRecord<String, T>> read(String topic, Class<T> type,
             Predicate<T> filter, int count, Duration timeout) {
-        Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, AvroKafkaDeserializer.class,
-                "apicurio.registry.url", TestRegistry.url(),
-                "apicurio.registry.use-specific-avro-reader", false);
+        Map<String, Object> config = new HashMap<>(readerConfig(AvroKafkaDeserializer.class));
+        config.put("apicurio.registry.url", TestRegistry.url());
+        config.put("apicurio.registry.use-specific-avro-reader", false);
         // Read generic records and convert them here: under @QuarkusTest, Avro's shared SpecificData would resolve
         // the generated classes through another class loader than the test's.
         SpecificData specific = new SpecificData(type.getClassLoader());
@@ -84,14 +79,7 @@ public final class TestTopics {
      */
     public static <T extends SpecificRecord> List<ConsumerRecord<String, T>> readRecords(String topic,
             Predicate<ConsumerRecord<String, ?>> filter, int count, Duration timeout) {
-        Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
+        Map<String, Object> config = readerConfig(org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
         List<ConsumerRecord<String, T>> matches = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config)) {
             consumer.subscribe(List.of(topic));
@@ -108,6 +96,17 @@ public final class TestTopics {
             }
         }
         return matches;
+    }
+
+    /** A fresh consumer group reading from the beginning, committing nothing. */
+    private static Map<String, Object> readerConfig(Class<?> valueDeserializer) {
+        return Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, valueDeserializer);
     }
 
     /** Re-reads a generic record as {@code type}, applying the logical-type conversions the generated class uses. */
