@@ -1,14 +1,21 @@
 package dev.hindsight.ingest.session;
 
+import dev.hindsight.ingest.request.Caller;
+import dev.hindsight.ingest.request.EventIds;
+import dev.hindsight.ingest.request.Timestamps;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hindsight.events.EventHeader;
+import dev.hindsight.events.reasoning.ActivityRecorded;
 import dev.hindsight.events.reasoning.ChatAttributes;
 import dev.hindsight.events.reasoning.DebugAttributes;
 import dev.hindsight.events.reasoning.LegacyToolInvocation;
 import dev.hindsight.events.reasoning.MessageRecorded;
 import dev.hindsight.events.reasoning.MessageRole;
+import dev.hindsight.events.reasoning.PositionRecorded;
 import dev.hindsight.events.reasoning.ReasoningEvent;
+import dev.hindsight.events.reasoning.SessionCompleted;
 import dev.hindsight.events.reasoning.SessionKind;
+import dev.hindsight.events.reasoning.SessionOutcome;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.reasoning.StepType;
 import dev.hindsight.events.reasoning.ThinkingStep;
@@ -33,31 +40,27 @@ import java.util.UUID;
  * Turns validated session requests into {@code hindsight.reasoning.v1} events. Checks the rules a single field
  * cannot express (the attributes match the kind, step orders are unique, ...) and reports every violation at once.
  */
-final class SessionEventMapper {
+public final class SessionEventMapper {
 
     private final Clock clock;
 
-    SessionEventMapper(Clock clock) {
+    public SessionEventMapper(Clock clock) {
         this.clock = clock;
     }
 
-    /** Who is sending: from the credential, never from the body. */
-    record Caller(String tenant, String principal, String client, String idempotencyKey) {
-    }
-
-    Outgoing<ReasoningEvent> sessionStarted(StartSessionRequest request, Caller caller) {
+    public Outgoing<ReasoningEvent> sessionStarted(StartSessionRequest request, Caller caller) {
         List<FieldError> errors = new ArrayList<>();
         requireOnlyAttributesOf(request, errors);
         if (!errors.isEmpty()) {
             throw ProblemException.badRequest("The session does not match its kind", errors);
         }
         String sessionId = request.sessionId() != null ? request.sessionId()
-                : request.kind() == StartSessionRequest.Kind.TRADING ? SessionIds.forTrading(request.trading())
+                : request.kind() == StartSessionRequest.Kind.TRADING ? EventIds.derived("trading", request.trading().jobId(), request.trading().date().toString(), request.trading().model()).toString()
                 : UUID.randomUUID().toString();
         UUID eventId = request.eventId() != null ? request.eventId()
                 : caller.idempotencyKey() != null
-                        ? SessionIds.fromIdempotencyKey(caller.tenant(), caller.idempotencyKey(), "session")
-                        : SessionIds.sessionStartedEvent(sessionId);
+                        ? EventIds.fromIdempotencyKey(caller.tenant(), caller.idempotencyKey(), "session")
+                        : EventIds.derived("session-started", sessionId);
         Instant startedAt = instant(request.startedAt());
         SessionStarted started = SessionStarted.newBuilder()
                 .setKind(SessionKind.valueOf(request.kind().name()))
@@ -84,7 +87,7 @@ final class SessionEventMapper {
         return event(sessionId, header(eventId, caller, startedAt), started);
     }
 
-    List<Outgoing<ReasoningEvent>> messagesRecorded(String sessionId, AppendMessagesRequest request, Caller caller) {
+    public List<Outgoing<ReasoningEvent>> messagesRecorded(String sessionId, AppendMessagesRequest request, Caller caller) {
         List<FieldError> errors = new ArrayList<>();
         Set<Integer> indexes = new HashSet<>();
         for (int i = 0; i < request.messages().size(); i++) {
@@ -104,12 +107,116 @@ final class SessionEventMapper {
             Instant timestamp = instant(message.timestamp());
             UUID eventId = message.eventId() != null ? message.eventId()
                     : caller.idempotencyKey() != null
-                            ? SessionIds.fromIdempotencyKey(caller.tenant(), caller.idempotencyKey(),
+                            ? EventIds.fromIdempotencyKey(caller.tenant(), caller.idempotencyKey(),
                                     "message/" + message.messageIndex())
-                            : SessionIds.messageEvent(sessionId, message.messageIndex(), fingerprint(message));
+                            : EventIds.derived("message", sessionId, Integer.toString(message.messageIndex()), fingerprint(message));
             events.add(event(sessionId, header(eventId, caller, timestamp), toEvent(message, timestamp)));
         }
         return events;
+    }
+
+    public List<Outgoing<ReasoningEvent>> positionsRecorded(String sessionId, SessionDetailsRequests.RecordPositions request,
+            Caller caller) {
+        List<FieldError> errors = new ArrayList<>();
+        Set<Integer> actionIds = new HashSet<>();
+        for (int i = 0; i < request.positions().size(); i++) {
+            if (!actionIds.add(request.positions().get(i).actionId())) {
+                errors.add(new FieldError("positions[" + i + "].action_id", "action_id "
+                        + request.positions().get(i).actionId() + " appears more than once in this request"));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw ProblemException.badRequest("Some positions are inconsistent", errors);
+        }
+        List<Outgoing<ReasoningEvent>> events = new ArrayList<>();
+        for (SessionDetailsRequests.Position position : request.positions()) {
+            PositionRecorded payload = PositionRecorded.newBuilder()
+                    .setActionId(position.actionId())
+                    .setActionType(position.actionType().toString())
+                    .setSymbol(position.symbol())
+                    .setAmount(position.amount())
+                    .setPrice(position.price())
+                    .setCashAfter(position.cashAfter())
+                    .setPortfolioValue(position.portfolioValue())
+                    .setDailyProfit(position.dailyProfit())
+                    .setDailyReturnPct(position.dailyReturnPct())
+                    .build();
+            UUID eventId = chooseId(position.eventId(), caller, "position/" + position.actionId(),
+                    () -> EventIds.derived("position", sessionId, position.actionId().toString(),
+                            Hashing.sha256Hex(payload.toString())));
+            events.add(event(sessionId, header(eventId, caller, instant(position.timestamp())), payload));
+        }
+        return events;
+    }
+
+    public List<Outgoing<ReasoningEvent>> activitiesRecorded(String sessionId,
+            List<SessionDetailsRequests.Activity> activities, String pathPrefix, boolean sequenceFromPosition,
+            Caller caller) {
+        List<FieldError> errors = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        List<Outgoing<ReasoningEvent>> events = new ArrayList<>();
+        for (int i = 0; i < activities.size(); i++) {
+            SessionDetailsRequests.Activity activity = activities.get(i);
+            String path = pathPrefix + "[" + i + "]";
+            if (!ids.add(activity.eventId())) {
+                errors.add(new FieldError(path + ".event_id", "event_id appears more than once"));
+            }
+            String when = activity.timestamp() != null ? activity.timestamp() : activity.timestampIso();
+            Instant timestamp = Timestamps.parse(when).orElse(null);
+            if (when == null) {
+                errors.add(new FieldError(path + ".timestamp", "required (timestamp or timestamp_iso)"));
+            } else if (timestamp == null) {
+                errors.add(new FieldError(path + (activity.timestamp() != null ? ".timestamp" : ".timestamp_iso"),
+                        "must be " + Timestamps.EXPECTED));
+            }
+            Object payload = ActivityPayloads.read(activity.eventType(), activity.payload(), path + ".event_type",
+                    path + ".payload", errors);
+            if (payload == null || timestamp == null) {
+                continue;
+            }
+            int sequence = sequenceFromPosition ? i : activity.sequence() == null ? -1 : activity.sequence();
+            ActivityRecorded recorded = ActivityRecorded.newBuilder()
+                    .setActivityId(activity.eventId())
+                    .setSequence(sequence)
+                    .setTimestamp(timestamp)
+                    .setActivity(payload)
+                    .build();
+            UUID eventId = chooseId(null, caller, "activity/" + activity.eventId(),
+                    () -> EventIds.derived("activity", sessionId, activity.eventId()));
+            events.add(event(sessionId, header(eventId, caller, timestamp), recorded));
+        }
+        if (!errors.isEmpty()) {
+            throw ProblemException.badRequest("Some events are invalid", errors);
+        }
+        return events;
+    }
+
+    public Outgoing<ReasoningEvent> sessionCompleted(String sessionId, SessionDetailsRequests.CompleteSession request,
+            Caller caller) {
+        Instant completedAt = instant(request.completedAt());
+        SessionCompleted completed = SessionCompleted.newBuilder()
+                .setOutcome(request.outcome() == null ? SessionOutcome.UNKNOWN
+                        : SessionOutcome.valueOf(request.outcome().name()))
+                .setCompletedAt(completedAt)
+                .setFinalCodeDiff(request.finalCodeDiff())
+                .setTotalMessages(request.totalMessages())
+                .setSummaryHint(request.summaryHint())
+                .setJudgeRequested(Boolean.TRUE.equals(request.judge()))
+                .build();
+        UUID eventId = chooseId(request.eventId(), caller, "completed",
+                () -> EventIds.derived("completed", sessionId));
+        return event(sessionId, header(eventId, caller, completedAt), completed);
+    }
+
+    /** The producer's event id, else one from its Idempotency-Key, else one derived from the fact. */
+    private static UUID chooseId(UUID given, Caller caller, String item, java.util.function.Supplier<UUID> derived) {
+        if (given != null) {
+            return given;
+        }
+        if (caller.idempotencyKey() != null) {
+            return EventIds.fromIdempotencyKey(caller.tenant(), caller.idempotencyKey(), item);
+        }
+        return derived.get();
     }
 
     private static MessageRecorded toEvent(Message message, Instant timestamp) {

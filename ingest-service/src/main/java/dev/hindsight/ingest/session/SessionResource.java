@@ -1,9 +1,12 @@
 package dev.hindsight.ingest.session;
 
+import dev.hindsight.ingest.request.EventIds;
 import dev.hindsight.events.reasoning.ReasoningEvent;
-import dev.hindsight.ingest.publish.ReasoningPublisher;
+import dev.hindsight.ingest.publish.EventLog;
+import dev.hindsight.ingest.request.Caller;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -34,11 +37,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @RolesAllowed(Scopes.INGEST)
 public class SessionResource {
 
-    private final ReasoningPublisher publisher;
+    private final EventLog publisher;
     private final TenantContext tenant;
     private final SessionEventMapper mapper = new SessionEventMapper(Clock.systemUTC());
 
-    public SessionResource(ReasoningPublisher publisher, TenantContext tenant) {
+    public SessionResource(EventLog publisher, TenantContext tenant) {
         this.publisher = publisher;
         this.tenant = tenant;
     }
@@ -57,8 +60,7 @@ public class SessionResource {
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @HeaderParam("User-Agent") String userAgent) {
         var event = mapper.sessionStarted(request, caller(idempotencyKey, userAgent));
-        return publisher.publish(List.of(event))
-                .map(receipts -> accepted(event.key(), receipts));
+        return publish(event.key(), List.of(event));
     }
 
     @POST
@@ -71,18 +73,67 @@ public class SessionResource {
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge; retry after Retry-After seconds",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> append(
-            @PathParam("sessionId") @Size(max = 128) @Pattern(regexp = SessionIds.PATTERN,
-                    message = SessionIds.MESSAGE) String sessionId,
+            @PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,
+                    message = EventIds.MESSAGE) String sessionId,
             @Valid @NotNull AppendMessagesRequest request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @HeaderParam("User-Agent") String userAgent) {
-        List<dev.hindsight.platform.kafka.Publisher.Outgoing<ReasoningEvent>> events =
-                mapper.messagesRecorded(sessionId, request, caller(idempotencyKey, userAgent));
-        return publisher.publish(events).map(receipts -> accepted(sessionId, receipts));
+        return publish(sessionId, mapper.messagesRecorded(sessionId, request, caller(idempotencyKey, userAgent)));
     }
 
-    private SessionEventMapper.Caller caller(String idempotencyKey, String userAgent) {
-        return new SessionEventMapper.Caller(tenant.tenant(), tenant.principal(), userAgent, idempotencyKey);
+    @POST
+    @Path("/{sessionId}/positions")
+    @Operation(summary = "Record positions", description = "Seed 000 trading actions linked to the session; action_id "
+            + "is unique per session.")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "400", description = "Invalid request",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<Response> positions(@PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,
+            message = EventIds.MESSAGE) String sessionId,
+            @Valid @NotNull SessionDetailsRequests.RecordPositions request,
+            @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
+            @HeaderParam("User-Agent") String userAgent) {
+        return publish(sessionId, mapper.positionsRecorded(sessionId, request, caller(idempotencyKey, userAgent)));
+    }
+
+    @POST
+    @Path("/{sessionId}/activities")
+    @Operation(summary = "Record trace events incrementally", description = "Seed 003 events (thought_log, file_edit, "
+            + "command_run) as they happen; event_id is the producer's and makes re-sends harmless.")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "400", description = "Invalid request",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<Response> activities(@PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,
+            message = EventIds.MESSAGE) String sessionId,
+            @Valid @NotNull SessionDetailsRequests.RecordActivities request,
+            @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
+            @HeaderParam("User-Agent") String userAgent) {
+        return publish(sessionId, mapper.activitiesRecorded(sessionId, request.events(), "events", false,
+                caller(idempotencyKey, userAgent)));
+    }
+
+    @POST
+    @Path("/{sessionId}/complete")
+    @Operation(summary = "Complete a session", description = "Outcome, final code diff (seed 003) and totals; "
+            + "set judge=true to have the QA judge score any session.")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "400", description = "Invalid request",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<Response> complete(@PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,
+            message = EventIds.MESSAGE) String sessionId,
+            @Valid @NotNull SessionDetailsRequests.CompleteSession request,
+            @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
+            @HeaderParam("User-Agent") String userAgent) {
+        return publish(sessionId, List.of(mapper.sessionCompleted(sessionId, request,
+                caller(idempotencyKey, userAgent))));
+    }
+
+    private Uni<Response> publish(String sessionId, List<Outgoing<ReasoningEvent>> events) {
+        return publisher.reasoning(events).map(receipts -> accepted(sessionId, receipts));
+    }
+
+    private Caller caller(String idempotencyKey, String userAgent) {
+        return Caller.of(tenant, userAgent, idempotencyKey);
     }
 
     private static Response accepted(String sessionId, List<dev.hindsight.platform.kafka.Receipt> receipts) {

@@ -1,5 +1,6 @@
 package dev.hindsight.ingest.session;
 
+import dev.hindsight.ingest.request.EventIds;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -17,7 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
         {"kind": "trading", "started_at": "2025-10-02T10:00:00Z",
          "trading": {"job_id": "550e8400-e29b-41d4-a716-446655440000", "date": "2025-10-02", "model": "gpt-5"}}""")
 public record StartSessionRequest(
-        @Size(max = 128) @Pattern(regexp = SessionIds.PATTERN, message = SessionIds.MESSAGE) String sessionId,
+        @Size(max = 128) @Pattern(regexp = EventIds.PATTERN, message = EventIds.MESSAGE) String sessionId,
         UUID eventId,
         @NotNull Kind kind,
         OffsetDateTime startedAt,

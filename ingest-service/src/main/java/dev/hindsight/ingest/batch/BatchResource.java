@@ -1,0 +1,248 @@
+package dev.hindsight.ingest.batch;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hindsight.events.decisions.DecisionEvent;
+import dev.hindsight.events.reasoning.ReasoningEvent;
+import dev.hindsight.events.signals.SignalEvent;
+import dev.hindsight.ingest.audit.AuditEvents;
+import dev.hindsight.ingest.publish.EventLog;
+import dev.hindsight.ingest.request.Caller;
+import dev.hindsight.ingest.request.EventIds;
+import dev.hindsight.ingest.request.RequestReader;
+import dev.hindsight.ingest.session.AppendMessagesRequest;
+import dev.hindsight.ingest.session.SessionDetailsRequests;
+import dev.hindsight.ingest.session.SessionEventMapper;
+import dev.hindsight.ingest.session.StartSessionRequest;
+import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.kafka.Publisher.Outgoing;
+import dev.hindsight.platform.kafka.Receipt;
+import dev.hindsight.platform.problem.Problem;
+import dev.hindsight.platform.problem.Problem.FieldError;
+import dev.hindsight.platform.problem.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * {@code POST /v1/events:batch}: a mixed list of anything the other endpoints take. Every item is validated on its
+ * own and gets its own result; the accepted ones are published together (Kafka batches them) and are durable before
+ * the answer. Nothing is dropped silently: an item is accepted with its receipts, rejected with its reasons, or
+ * unavailable (Kafka did not acknowledge it; retry it).
+ */
+// Class path /v1 like AuditResource: Quarkus REST picks the resource class by its path before the method, so a
+// longer class path under the same prefix would never be reached.
+@Path("/v1")
+@Tag(name = "Batch")
+@Consumes(MediaType.APPLICATION_JSON)
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Scopes.INGEST)
+public class BatchResource {
+
+    /** Largest batch accepted; larger ones are refused whole with 400. */
+    static final int MAX_ITEMS = 1000;
+    private static final Pattern SESSION_ID = Pattern.compile(EventIds.PATTERN);
+
+    /** What happened to one item. */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public record ItemResult(int index, String status, String sessionId, String messageId, List<Receipt> receipts,
+            List<FieldError> errors) {
+    }
+
+    /** The whole answer: counts, then one result per item, in request order. */
+    public record BatchResult(int accepted, int rejected, int unavailable, List<ItemResult> results) {
+    }
+
+    /** An item's events, one list per topic, and what identifies it in the answer. */
+    private record Parsed(String sessionId, String messageId, List<Outgoing<ReasoningEvent>> reasoning,
+            List<Outgoing<DecisionEvent>> decisions, List<Outgoing<SignalEvent>> signals) {
+    }
+
+    private final EventLog events;
+    private final RequestReader reader;
+    private final AuditEvents audit;
+    private final TenantContext tenant;
+    private final SessionEventMapper sessions = new SessionEventMapper(Clock.systemUTC());
+
+    public BatchResource(EventLog events, RequestReader reader, AuditEvents audit, TenantContext tenant) {
+        this.events = events;
+        this.reader = reader;
+        this.audit = audit;
+        this.tenant = tenant;
+    }
+
+    @POST
+    @Path("/events:batch")
+    @Operation(summary = "Publish a mixed batch", description = "items[].type is one of session, messages, positions, "
+            + "activities, complete (these need session_id, except session), decision_set, behavior_signal; "
+            + "items[].body is what the matching endpoint takes. 200 with a result per item: accepted (with "
+            + "receipts), rejected (with errors) or unavailable (Kafka did not acknowledge; retry the item).")
+    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, examples = @ExampleObject(name = "mixed",
+            value = """
+                    {"items": [
+                      {"type": "session", "body": {"session_id": "chat-1", "kind": "chat"}},
+                      {"type": "messages", "session_id": "chat-1",
+                       "body": {"messages": [{"message_index": 0, "role": "user", "content": "Hi"}]}},
+                      {"type": "behavior_signal", "body": {"message_id": "msg-1", "session_id": "chat-1",
+                       "signal_type": "smooth_completion", "signal_data": {"interaction_duration_seconds": 30}}}]}""")))
+    @APIResponse(responseCode = "200", description = "One result per item")
+    @APIResponse(responseCode = "400", description = "Not a batch (no items array, or too many items)",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<BatchResult> publish(@NotNull JsonNode body,
+            @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
+            @HeaderParam("User-Agent") String userAgent) {
+        JsonNode items = body.isObject() ? body.get("items") : null;
+        if (items == null || !items.isArray() || items.isEmpty()) {
+            throw ProblemException.badRequest("Not a batch", List.of(new FieldError("items",
+                    "required: a non-empty array of {type, session_id, body}")));
+        }
+        if (items.size() > MAX_ITEMS) {
+            throw ProblemException.badRequest("Batch too large", List.of(new FieldError("items",
+                    "at most " + MAX_ITEMS + " items per batch; got " + items.size())));
+        }
+        List<Uni<ItemResult>> results = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            // One Idempotency-Key covers the batch; each item gets its own scope within it.
+            Caller caller = Caller.of(tenant, userAgent, idempotencyKey == null ? null : idempotencyKey + "#" + i);
+            List<FieldError> errors = new ArrayList<>();
+            Parsed parsed = parse(items.get(i), "items[" + i + "]", caller, errors);
+            int index = i;
+            results.add(parsed == null
+                    ? Uni.createFrom().item(new ItemResult(index, "rejected", null, null, List.of(), errors))
+                    : publish(index, parsed));
+        }
+        return Uni.join().all(results).andFailFast().map(list -> new BatchResult(
+                (int) list.stream().filter(r -> r.status().equals("accepted")).count(),
+                (int) list.stream().filter(r -> r.status().equals("rejected")).count(),
+                (int) list.stream().filter(r -> r.status().equals("unavailable")).count(),
+                list));
+    }
+
+    /** The same endpoint for clients that percent-encode the colon; Quarkus REST matches paths undecoded. */
+    @POST
+    @Path("/events%3Abatch")
+    @Operation(hidden = true)
+    public Uni<BatchResult> publishEncoded(@NotNull JsonNode body,
+            @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
+            @HeaderParam("User-Agent") String userAgent) {
+        return publish(body, idempotencyKey, userAgent);
+    }
+
+    private Uni<ItemResult> publish(int index, Parsed parsed) {
+        List<Uni<List<Receipt>>> sends = new ArrayList<>(3);
+        if (!parsed.reasoning().isEmpty()) {
+            sends.add(events.reasoning(parsed.reasoning()));
+        }
+        if (!parsed.decisions().isEmpty()) {
+            sends.add(events.decisions(parsed.decisions()));
+        }
+        if (!parsed.signals().isEmpty()) {
+            sends.add(events.signals(parsed.signals()));
+        }
+        return Uni.join().all(sends).andFailFast()
+                .map(lists -> new ItemResult(index, "accepted", parsed.sessionId(), parsed.messageId(),
+                        lists.stream().flatMap(List::stream).toList(), List.of()))
+                .onFailure().recoverWithItem(failure -> new ItemResult(index, "unavailable", parsed.sessionId(),
+                        parsed.messageId(), List.of(), List.of(new FieldError("items[" + index + "]",
+                                "the event log did not acknowledge this item; retry it"))));
+    }
+
+    private Parsed parse(JsonNode item, String path, Caller caller, List<FieldError> errors) {
+        if (item == null || !item.isObject()) {
+            errors.add(new FieldError(path, "must be an object {type, session_id, body}"));
+            return null;
+        }
+        for (var names = item.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!List.of("type", "session_id", "body").contains(name)) {
+                errors.add(new FieldError(path + "." + name, "unknown field '" + name + "'"));
+            }
+        }
+        String type = item.path("type").asText("");
+        JsonNode body = item.get("body");
+        String bodyPath = path + ".body";
+        int before = errors.size();
+        try {
+            return switch (type) {
+                case "session" -> {
+                    StartSessionRequest request = reader.read(body, StartSessionRequest.class, bodyPath, errors);
+                    if (request == null || errors.size() > before) {
+                        yield null;
+                    }
+                    Outgoing<ReasoningEvent> started = sessions.sessionStarted(request, caller);
+                    yield reasoning(started.key(), List.of(started));
+                }
+                case "messages" -> sessionItem(item, path, bodyPath, body, AppendMessagesRequest.class, errors,
+                        (sessionId, request) -> sessions.messagesRecorded(sessionId, request, caller));
+                case "positions" -> sessionItem(item, path, bodyPath, body,
+                        SessionDetailsRequests.RecordPositions.class, errors,
+                        (sessionId, request) -> sessions.positionsRecorded(sessionId, request, caller));
+                case "activities" -> sessionItem(item, path, bodyPath, body,
+                        SessionDetailsRequests.RecordActivities.class, errors,
+                        (sessionId, request) -> sessions.activitiesRecorded(sessionId, request.events(), "events",
+                                false, caller));
+                case "complete" -> sessionItem(item, path, bodyPath, body,
+                        SessionDetailsRequests.CompleteSession.class, errors,
+                        (sessionId, request) -> List.of(sessions.sessionCompleted(sessionId, request, caller)));
+                case "decision_set" -> {
+                    Outgoing<DecisionEvent> event = audit.decisionSet(body, bodyPath, caller, errors);
+                    yield event == null || errors.size() > before ? null
+                            : new Parsed(null, event.key(), List.of(), List.of(event), List.of());
+                }
+                case "behavior_signal" -> {
+                    Outgoing<SignalEvent> event = audit.signal(body, bodyPath, caller, errors);
+                    yield event == null || errors.size() > before ? null
+                            : new Parsed(null, event.key(), List.of(), List.of(), List.of(event));
+                }
+                default -> {
+                    errors.add(new FieldError(path + ".type", "must be one of session, messages, positions, "
+                            + "activities, complete, decision_set, behavior_signal"));
+                    yield null;
+                }
+            };
+        } catch (ProblemException rejected) {
+            // Cross-field rules of the single-item endpoints, reported under this item's body.
+            for (FieldError error : rejected.problem().errors()) {
+                errors.add(new FieldError(RequestReader.join(bodyPath, error.field()), error.message()));
+            }
+            return null;
+        }
+    }
+
+    private <T> Parsed sessionItem(JsonNode item, String path, String bodyPath, JsonNode body, Class<T> type,
+            List<FieldError> errors, java.util.function.BiFunction<String, T, List<Outgoing<ReasoningEvent>>> map) {
+        int before = errors.size();
+        JsonNode sessionNode = item.get("session_id");
+        String sessionId = sessionNode != null && sessionNode.isTextual() ? sessionNode.textValue() : null;
+        if (sessionId == null || sessionId.length() > 128 || !SESSION_ID.matcher(sessionId).matches()) {
+            errors.add(new FieldError(path + ".session_id", "required: " + EventIds.MESSAGE + ", at most 128"));
+        }
+        T request = reader.read(body, type, bodyPath, errors);
+        if (request == null || errors.size() > before) {
+            return null;
+        }
+        return reasoning(sessionId, map.apply(sessionId, request));
+    }
+
+    private static Parsed reasoning(String sessionId, List<Outgoing<ReasoningEvent>> events) {
+        return new Parsed(sessionId, null, events, List.of(), List.of());
+    }
+}

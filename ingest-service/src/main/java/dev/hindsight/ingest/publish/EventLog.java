@@ -1,0 +1,76 @@
+package dev.hindsight.ingest.publish;
+
+import dev.hindsight.events.decisions.DecisionEvent;
+import dev.hindsight.events.reasoning.ReasoningEvent;
+import dev.hindsight.events.signals.SignalEvent;
+import dev.hindsight.platform.kafka.Publisher;
+import dev.hindsight.platform.kafka.Publisher.Outgoing;
+import dev.hindsight.platform.kafka.Receipt;
+import dev.hindsight.platform.problem.Problem;
+import dev.hindsight.platform.problem.ProblemException;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
+import org.jboss.logging.Logger;
+
+/**
+ * The single writer of the three source topics. Every method completes only after Kafka acknowledged all its events
+ * (acks=all, idempotent producer); when Kafka does not, it fails with a 503 problem carrying Retry-After, and the
+ * caller acknowledges nothing.
+ */
+@ApplicationScoped
+public class EventLog {
+
+    private static final Logger LOG = Logger.getLogger(EventLog.class);
+    /** Seconds a producer should wait before retrying after a 503. */
+    public static final String RETRY_AFTER_SECONDS = "5";
+
+    private final MutinyEmitter<ReasoningEvent> reasoning;
+    private final MutinyEmitter<DecisionEvent> decisions;
+    private final MutinyEmitter<SignalEvent> signals;
+
+    public EventLog(
+            @Channel("reasoning") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 8192)
+            MutinyEmitter<ReasoningEvent> reasoning,
+            @Channel("decisions") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 8192)
+            MutinyEmitter<DecisionEvent> decisions,
+            @Channel("signals") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 8192)
+            MutinyEmitter<SignalEvent> signals) {
+        this.reasoning = reasoning;
+        this.decisions = decisions;
+        this.signals = signals;
+    }
+
+    /** Publishes to {@code hindsight.reasoning.v1}, keyed by session id. */
+    public Uni<List<Receipt>> reasoning(List<Outgoing<ReasoningEvent>> events) {
+        return durable(reasoning, events);
+    }
+
+    /** Publishes to {@code hindsight.decisions.v1}, keyed by message id. */
+    public Uni<List<Receipt>> decisions(List<Outgoing<DecisionEvent>> events) {
+        return durable(decisions, events);
+    }
+
+    /** Publishes to {@code hindsight.signals.v1}, keyed by message id. */
+    public Uni<List<Receipt>> signals(List<Outgoing<SignalEvent>> events) {
+        return durable(signals, events);
+    }
+
+    private static <T> Uni<List<Receipt>> durable(MutinyEmitter<T> emitter, List<Outgoing<T>> events) {
+        return Publisher.publishAll(emitter, events).onFailure().transform(failure -> {
+            LOG.warnf("Kafka did not acknowledge %d event(s): %s", events.size(), failure.toString());
+            return unavailable();
+        });
+    }
+
+    /** The answer when the event log cannot take events. */
+    public static ProblemException unavailable() {
+        return new ProblemException(Problem.of(503, "Service unavailable",
+                "The event log did not acknowledge the events; nothing was accepted. Retry later."),
+                Map.of("Retry-After", RETRY_AFTER_SECONDS));
+    }
+}

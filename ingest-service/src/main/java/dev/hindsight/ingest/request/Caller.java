@@ -1,0 +1,14 @@
+package dev.hindsight.ingest.request;
+
+import dev.hindsight.platform.auth.TenantContext;
+
+/**
+ * Who sends a request: tenant and principal from the credential (never the body), the client software, and the
+ * producer's Idempotency-Key if any.
+ */
+public record Caller(String tenant, String principal, String client, String idempotencyKey) {
+
+    public static Caller of(TenantContext context, String client, String idempotencyKey) {
+        return new Caller(context.tenant(), context.principal(), client, idempotencyKey);
+    }
+}

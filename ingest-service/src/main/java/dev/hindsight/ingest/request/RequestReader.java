@@ -1,0 +1,80 @@
+package dev.hindsight.ingest.request;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.hindsight.platform.problem.FieldPaths;
+import dev.hindsight.platform.problem.Problem.FieldError;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Binds a JSON tree to a request type and validates it, naming every problem by its path under a prefix
+ * ({@code items[3].payload.message_id}). Used where a body is not bound by the REST layer: seed envelopes and batch
+ * items.
+ */
+@ApplicationScoped
+public class RequestReader {
+
+    private final ObjectMapper json;
+    private final Validator validator;
+
+    public RequestReader(ObjectMapper json, Validator validator) {
+        this.json = json;
+        this.validator = validator;
+    }
+
+    /** The bound request, or null when {@code errors} received the reasons. */
+    public <T> T read(JsonNode node, Class<T> type, String prefix, List<FieldError> errors) {
+        if (node == null || !node.isObject()) {
+            errors.add(new FieldError(prefix.isEmpty() ? "$" : prefix, "must be an object"));
+            return null;
+        }
+        T value;
+        try {
+            value = json.treeToValue(node, type);
+        } catch (JsonProcessingException e) {
+            String field = e instanceof JsonMappingException m ? FieldPaths.of(m.getPath()) : "$";
+            String message = e instanceof UnrecognizedPropertyException u ? "unknown field '" + u.getPropertyName() + "'"
+                    : e instanceof InvalidFormatException f && f.getTargetType() != null && f.getTargetType().isEnum()
+                            ? "must be one of " + String.join(", ", java.util.Arrays.stream(
+                                    f.getTargetType().getEnumConstants()).map(String::valueOf).toList())
+                            : e instanceof InvalidFormatException f && f.getTargetType() != null
+                                    ? "cannot read '" + f.getValue() + "' as " + f.getTargetType().getSimpleName()
+                                    : "wrong type: " + e.getOriginalMessage();
+            errors.add(new FieldError(join(prefix, field.equals("$") ? "" : field), message));
+            return null;
+        }
+        Set<ConstraintViolation<T>> violations = validator.validate(value);
+        if (violations.isEmpty()) {
+            return value;
+        }
+        List<FieldError> found = new ArrayList<>();
+        for (ConstraintViolation<T> violation : violations) {
+            String field = FieldPaths.of(violation);
+            found.add(new FieldError(join(prefix, field.equals("$") ? "" : field), violation.getMessage()));
+        }
+        found.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
+        errors.addAll(found);
+        return null;
+    }
+
+    /** {@code a} + {@code .b} or {@code [2]}; either side may be empty. */
+    public static String join(String prefix, String field) {
+        if (prefix.isEmpty()) {
+            return field.isEmpty() ? "$" : field;
+        }
+        if (field.isEmpty()) {
+            return prefix;
+        }
+        return field.startsWith("[") ? prefix + field : prefix + "." + field;
+    }
+}
