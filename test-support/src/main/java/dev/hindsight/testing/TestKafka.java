@@ -39,6 +39,14 @@ public final class TestKafka {
         return cluster;
     }
 
+    /**
+     * A broker of the caller's own, for tests that stop and restart it (the shared one must stay up). Its ports are
+     * pre-bound per node, so a restarted broker listens where it did before. The caller closes it.
+     */
+    public static KafkaClusterTestKit startPrivate() {
+        return start();
+    }
+
     private static KafkaClusterTestKit start() {
         try {
             KafkaClusterTestKit kit = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()

@@ -16,8 +16,11 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
@@ -31,13 +34,15 @@ import org.jboss.logging.Logger;
 public class EventLog {
 
     private static final Logger LOG = Logger.getLogger(EventLog.class);
-    /** Seconds a producer should wait before retrying after a 503. */
-    public static final String RETRY_AFTER_SECONDS = "5";
 
     private final MutinyEmitter<ReasoningEvent> reasoning;
     private final KafkaTransactions<ReasoningEvent> reasoningTransactions;
     private final MutinyEmitter<DecisionEvent> decisions;
     private final MutinyEmitter<SignalEvent> signals;
+    private final Duration ackTimeout;
+    private final Duration openFor;
+    /** While now is before this (System.nanoTime), Kafka is considered away: answer 503 without trying. */
+    private final AtomicLong openUntil = new AtomicLong(System.nanoTime());
 
     public EventLog(
             @Channel("reasoning") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 8192)
@@ -46,11 +51,14 @@ public class EventLog {
             @Channel("decisions") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 8192)
             MutinyEmitter<DecisionEvent> decisions,
             @Channel("signals") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 8192)
-            MutinyEmitter<SignalEvent> signals) {
+            MutinyEmitter<SignalEvent> signals,
+            IngestConfig config) {
         this.reasoning = reasoning;
         this.reasoningTransactions = reasoningTransactions;
         this.decisions = decisions;
         this.signals = signals;
+        this.ackTimeout = config.ackTimeout();
+        this.openFor = config.openCircuitFor();
     }
 
     /** Publishes to {@code hindsight.reasoning.v1}, keyed by session id. */
@@ -64,7 +72,7 @@ public class EventLog {
      */
     public Uni<List<Receipt>> reasoningAtomically(List<Outgoing<ReasoningEvent>> events) {
         List<OutgoingMessageMetadata<RecordMetadata>> written = new java.util.ArrayList<>(events.size());
-        return reasoningTransactions.withTransaction(tx -> {
+        return guarded(events.size(), () -> reasoningTransactions.withTransaction(tx -> {
             for (Outgoing<ReasoningEvent> event : events) {
                 OutgoingMessageMetadata<RecordMetadata> result = new OutgoingMessageMetadata<>();
                 written.add(result);
@@ -80,12 +88,7 @@ public class EventLog {
                 receipts.add(new Receipt(events.get(i).eventId(), at.topic(), at.partition(), at.offset()));
             }
             return receipts;
-        })
-                .onFailure().transform(failure -> {
-                    LOG.warnf("Kafka did not commit a transaction of %d event(s): %s", events.size(),
-                            failure.toString());
-                    return unavailable();
-                });
+        }));
     }
 
     /** Publishes to {@code hindsight.decisions.v1}, keyed by message id. */
@@ -98,17 +101,33 @@ public class EventLog {
         return durable(signals, events);
     }
 
-    private static <T> Uni<List<Receipt>> durable(MutinyEmitter<T> emitter, List<Outgoing<T>> events) {
-        return Publisher.publishAll(emitter, events).onFailure().transform(failure -> {
-            LOG.warnf("Kafka did not acknowledge %d event(s): %s", events.size(), failure.toString());
-            return unavailable();
-        });
+    private <T> Uni<List<Receipt>> durable(MutinyEmitter<T> emitter, List<Outgoing<T>> events) {
+        return guarded(events.size(), () -> Publisher.publishAll(emitter, events));
     }
 
-    /** The answer when the event log cannot take events. */
-    public static ProblemException unavailable() {
+    /**
+     * Runs a send unless Kafka is known to be away; bounds the wait for its acknowledgement; on failure opens the
+     * circuit so that the next requests are answered 503 at once, and answers 503 itself.
+     */
+    private Uni<List<Receipt>> guarded(int count, Supplier<Uni<List<Receipt>>> send) {
+        long now = System.nanoTime();
+        if (now - openUntil.get() < 0) {
+            return Uni.createFrom().failure(unavailable());
+        }
+        return Uni.createFrom().<List<Receipt>>deferred(send::get)
+                .ifNoItem().after(ackTimeout).fail()
+                .onFailure().transform(failure -> {
+                    openUntil.set(System.nanoTime() + openFor.toNanos());
+                    LOG.warnf("Kafka did not acknowledge %d event(s) (%s); answering 503 for the next %d s", count,
+                            failure.toString(), openFor.toSeconds());
+                    return unavailable();
+                });
+    }
+
+    /** The answer when the event log cannot take events: nothing was accepted; retry after the circuit's pause. */
+    public ProblemException unavailable() {
         return new ProblemException(Problem.of(503, "Service unavailable",
                 "The event log did not acknowledge the events; nothing was accepted. Retry later."),
-                Map.of("Retry-After", RETRY_AFTER_SECONDS));
+                Map.of("Retry-After", Long.toString(Math.max(1, openFor.toSeconds()))));
     }
 }

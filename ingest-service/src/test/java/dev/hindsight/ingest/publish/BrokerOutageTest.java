@@ -1,0 +1,74 @@
+package dev.hindsight.ingest.publish;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+
+import dev.hindsight.testing.PrivateBrokerTestResource;
+import dev.hindsight.testing.TestTenants;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Acknowledged means durable: with the broker stopped, ingest answers 503 with Retry-After (never a 202 for data it
+ * could not store), and once the broker is back, requests are accepted again.
+ */
+@QuarkusTest
+@TestProfile(BrokerOutageTest.Outage.class)
+class BrokerOutageTest {
+
+    /** A private broker this test may stop, and short waits so the test does not idle. */
+    public static class Outage implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("hindsight.ingest.ack-timeout", "2s", "hindsight.ingest.open-circuit-for", "1s");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(PrivateBrokerTestResource.class));
+        }
+    }
+
+    @Test
+    void brokerDownMeans503WithRetryAfterAndBackMeans202() {
+        assertThat(append().statusCode()).isEqualTo(202);
+
+        PrivateBrokerTestResource.stopBroker();
+        try {
+            Response during = append();
+            assertThat(during.statusCode()).isEqualTo(503);
+            assertThat(during.header("Retry-After")).isEqualTo("1");
+            assertThat(during.contentType()).startsWith("application/problem+json");
+            // While the circuit is open, the answer does not wait for Kafka at all.
+            Response next = append();
+            assertThat(next.statusCode()).isEqualTo(503);
+        } finally {
+            PrivateBrokerTestResource.startBroker();
+        }
+
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(append().statusCode()).isEqualTo(202));
+        given().contentType(ContentType.JSON).header("Authorization", TestTenants.TENANT_A.bearer())
+                .body("{\"kind\": \"chat\"}")
+                .when().post("/v1/sessions")
+                .then().statusCode(202).body("receipts[0].topic", equalTo("hindsight.reasoning.v1"));
+    }
+
+    private static Response append() {
+        return given().contentType(ContentType.JSON).header("Authorization", TestTenants.TENANT_A.bearer())
+                .body("{\"messages\": [{\"message_index\": 0, \"role\": \"user\", \"content\": \"" + UUID.randomUUID()
+                        + "\"}]}")
+                .when().post("/v1/sessions/outage-" + UUID.randomUUID() + "/messages")
+                .then().extract().response();
+    }
+}
