@@ -116,12 +116,28 @@ public class EventLog {
         }
         return Uni.createFrom().<List<Receipt>>deferred(send::get)
                 .ifNoItem().after(ackTimeout).fail()
-                .onFailure().transform(failure -> {
+                .onFailure(EventLog::isSerializationFailure).transform(failure -> {
+                    // Our event could not be written at all: a bug to fix, not Kafka being away.
+                    LOG.errorf(failure, "Could not serialize %d event(s)", count);
+                    return new IllegalStateException("Could not serialize the events", failure);
+                })
+                .onFailure(failure -> !(failure instanceof IllegalStateException)).transform(failure -> {
                     openUntil.set(System.nanoTime() + openFor.toNanos());
                     LOG.warnf("Kafka did not acknowledge %d event(s) (%s); answering 503 for the next %d s", count,
                             failure.toString(), openFor.toSeconds());
                     return unavailable();
                 });
+    }
+
+    private static boolean isSerializationFailure(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof org.apache.kafka.common.errors.SerializationException
+                    || cause instanceof org.apache.avro.AvroRuntimeException
+                    || cause instanceof NullPointerException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The answer when the event log cannot take events: nothing was accepted; retry after the circuit's pause. */

@@ -25,7 +25,7 @@ public record StartSessionRequest(
         @Valid Trading trading,
         @Valid Chat chat,
         @Valid Debug debug,
-        @Size(max = 32) Map<@Size(max = 64) String, @Size(max = 512) String> labels) {
+        @Size(max = 32) Map<@Size(max = 64) String, @NotNull @Size(max = 512) String> labels) {
 
     /** What kind of agent work the session is. */
     public enum Kind {

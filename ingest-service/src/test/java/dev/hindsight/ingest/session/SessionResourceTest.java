@@ -204,6 +204,19 @@ class SessionResourceTest {
                 .body("errors.field", hasItem("debug"));
     }
 
+    @Test
+    void oversizedBodiesAre413AndNonJsonIs415BothAsProblems() {
+        given().contentType(ContentType.JSON).header("Authorization", TestTenants.TENANT_A.bearer())
+                .body("{\"messages\": [{\"message_index\": 0, \"role\": \"user\", \"content\": \""
+                        + "x".repeat(5 * 1024 * 1024) + "\"}]}")
+                .when().post("/v1/sessions/s-1/messages")
+                .then().statusCode(413).contentType("application/problem+json");
+        given().contentType("text/plain").header("Authorization", TestTenants.TENANT_A.bearer())
+                .body("kind=chat")
+                .when().post("/v1/sessions")
+                .then().statusCode(415).contentType("application/problem+json");
+    }
+
     private static String[] startAndGetIds(String body) {
         ExtractableResponse<Response> response = given().contentType(ContentType.JSON)
                 .header("Authorization", TestTenants.TENANT_A.bearer()).body(body)
