@@ -1,6 +1,8 @@
 package dev.hindsight.ingest.request;
 
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.UUID;
 
 /**
@@ -31,6 +33,53 @@ public final class EventIds {
     }
 
     private static UUID name(String... parts) {
-        return UUID.nameUUIDFromBytes(String.join("\u001f", parts).getBytes(StandardCharsets.UTF_8));
+        Digest digest = digest(parts[0]);
+        for (int i = 1; i < parts.length; i++) {
+            digest.add(parts[i]);
+        }
+        return digest.uuid();
+    }
+
+    /** Starts a name-based id over {@code first} and whatever is added: one pass, no intermediate string. */
+    public static Digest digest(String first) {
+        return new Digest(first);
+    }
+
+    /**
+     * Streams the parts of a fact into MD5 and yields the version-3 UUID {@link UUID#nameUUIDFromBytes} would give
+     * for the parts joined by U+001F, without building that string (message contents can be a megabyte).
+     */
+    public static final class Digest {
+        private static final byte SEPARATOR = 0x1f;
+        private final MessageDigest md5;
+
+        private Digest(String first) {
+            try {
+                md5 = MessageDigest.getInstance("MD5");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("MD5 is required by every Java platform", e);
+            }
+            md5.update(String.valueOf(first).getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** Adds one part ({@code null} is written as the text null, as String.valueOf would). */
+        public Digest add(Object part) {
+            md5.update(SEPARATOR);
+            md5.update(String.valueOf(part).getBytes(StandardCharsets.UTF_8));
+            return this;
+        }
+
+        public UUID uuid() {
+            byte[] hash = md5.digest();
+            hash[6] = (byte) ((hash[6] & 0x0f) | 0x30);
+            hash[8] = (byte) ((hash[8] & 0x3f) | 0x80);
+            long most = 0;
+            long least = 0;
+            for (int i = 0; i < 8; i++) {
+                most = (most << 8) | (hash[i] & 0xff);
+                least = (least << 8) | (hash[i + 8] & 0xff);
+            }
+            return new UUID(most, least);
+        }
     }
 }

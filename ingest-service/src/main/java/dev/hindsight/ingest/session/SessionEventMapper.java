@@ -21,7 +21,6 @@ import dev.hindsight.events.reasoning.StepType;
 import dev.hindsight.events.reasoning.ThinkingStep;
 import dev.hindsight.events.reasoning.TradingAttributes;
 import dev.hindsight.ingest.session.AppendMessagesRequest.Message;
-import dev.hindsight.platform.Hashing;
 import dev.hindsight.platform.kafka.EventHeaders;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem.FieldError;
@@ -109,7 +108,7 @@ public final class SessionEventMapper {
                     : caller.idempotencyKey() != null
                             ? EventIds.fromIdempotencyKey(caller.tenant(), caller.idempotencyKey(),
                                     "message/" + message.messageIndex())
-                            : EventIds.derived("message", sessionId, Integer.toString(message.messageIndex()), fingerprint(message));
+                            : messageEventId(sessionId, message);
             events.add(event(sessionId, header(eventId, caller, timestamp), toEvent(message, timestamp)));
         }
         return events;
@@ -142,8 +141,10 @@ public final class SessionEventMapper {
                     .setDailyReturnPct(position.dailyReturnPct())
                     .build();
             UUID eventId = chooseId(position.eventId(), caller, "position/" + position.actionId(),
-                    () -> EventIds.derived("position", sessionId, position.actionId().toString(),
-                            Hashing.sha256Hex(payload.toString())));
+                    () -> EventIds.digest("position").add(sessionId).add(position.actionId())
+                            .add(position.actionType()).add(position.symbol()).add(position.amount())
+                            .add(position.price()).add(position.cashAfter()).add(position.portfolioValue())
+                            .add(position.dailyProfit()).add(position.dailyReturnPct()).uuid());
             events.add(event(sessionId, header(eventId, caller, instant(position.timestamp())), payload));
         }
         return events;
@@ -324,12 +325,26 @@ public final class SessionEventMapper {
         return node.isTextual() ? node.textValue() : node.toString();
     }
 
-    /** Stable digest of everything a message says, to tell an identical re-send from a conflicting one. */
-    private static String fingerprint(Message message) {
-        return Hashing.sha256Hex(String.join("\u001f", String.valueOf(message.role()), message.content(),
-                String.valueOf(message.toolName()), String.valueOf(json(message.toolInput())),
-                String.valueOf(message.timestamp() == null ? null : message.timestamp().toInstant()),
-                String.valueOf(message.thinkingSteps()), String.valueOf(message.reasoning()),
-                String.valueOf(message.tools())));
+    /**
+     * Identity of a message's event: the session, the index and everything the message says, so an identical
+     * re-send is the same event and a different message at a taken index is not.
+     */
+    private static UUID messageEventId(String sessionId, Message message) {
+        EventIds.Digest digest = EventIds.digest("message").add(sessionId).add(message.messageIndex())
+                .add(message.role()).add(message.content()).add(message.toolName()).add(json(message.toolInput()))
+                .add(message.timestamp() == null ? null : message.timestamp().toInstant())
+                .add(message.reasoning());
+        if (message.thinkingSteps() != null) {
+            for (AppendMessagesRequest.ThinkingStep step : message.thinkingSteps()) {
+                digest.add(step.stepOrder()).add(step.stepType()).add(step.content()).add(step.toolName())
+                        .add(json(step.toolArguments())).add(step.toolResult()).add(step.toolError());
+            }
+        }
+        if (message.tools() != null) {
+            for (AppendMessagesRequest.LegacyTool tool : message.tools()) {
+                digest.add(tool.name()).add(json(tool.arguments())).add(tool.result()).add(tool.error());
+            }
+        }
+        return digest.uuid();
     }
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Sustained events/s through ingest's POST /v1/events:batch next to Kafka's own ProducerPerformance on the same
+# broker, with the same record size and producer settings, in one run. Not part of CI. Needs `./hindsight up`.
+#   bench/ingest-throughput.sh [seconds=30] [concurrency=8]
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$ROOT/.hindsight/env"
+KAFKA_LIBS="$ROOT/.hindsight/dist/kafka-4.3.1/libs/*"
+SECONDS_RUN="${1:-30}"
+CONCURRENCY="${2:-8}"
+
+echo "== ingest-service, POST /v1/events:batch"
+java "$ROOT/bench/BatchThroughput.java" "$SECONDS_RUN" "$CONCURRENCY" | tee /tmp/hindsight-bench-ingest.txt
+ours=$(sed -n 's/.*= \([0-9]*\) events\/s.*/\1/p' /tmp/hindsight-bench-ingest.txt)
+
+size=$(java -cp "$KAFKA_LIBS" "$ROOT/bench/RecordSize.java" "$HINDSIGHT_KAFKA_BOOTSTRAP" hindsight.reasoning.v1 3000)
+echo "mean record size on hindsight.reasoning.v1: $size bytes"
+
+echo "== Kafka ProducerPerformance, same broker, same record size and producer settings"
+java -cp "$KAFKA_LIBS" org.apache.kafka.tools.TopicCommand --bootstrap-server "$HINDSIGHT_KAFKA_BOOTSTRAP" \
+  --create --if-not-exists --topic bench.raw --partitions 6 --replication-factor 1 >/dev/null
+records=$((ours * SECONDS_RUN * 2))
+[ "$records" -gt 200000 ] || records=200000
+java -Xmx512m -cp "$KAFKA_LIBS" org.apache.kafka.tools.ProducerPerformance --topic bench.raw \
+  --num-records "$records" --record-size "$size" --throughput -1 \
+  --producer-props bootstrap.servers="$HINDSIGHT_KAFKA_BOOTSTRAP" acks=all enable.idempotence=true linger.ms=0 \
+  compression.type=lz4 2>/dev/null | tail -n 1 | tee /tmp/hindsight-bench-raw.txt
+raw=$(sed -n 's/.*records sent, \([0-9.]*\) records\/sec.*/\1/p' /tmp/hindsight-bench-raw.txt | cut -d. -f1)
+
+echo "== ratio ingest / raw broker: $(awk -v a="$ours" -v b="$raw" 'BEGIN { printf "%.2f", a / b }')x  (goal >= 0.5x)"
+java -cp "$KAFKA_LIBS" org.apache.kafka.tools.TopicCommand --bootstrap-server "$HINDSIGHT_KAFKA_BOOTSTRAP" \
+  --delete --topic bench.raw >/dev/null 2>&1 || true

@@ -1,0 +1,44 @@
+package dev.hindsight.ingest.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class EventIdsTest {
+
+    @Test
+    void streamingDigestIsTheNameBasedUuidOfTheJoinedParts() {
+        Random random = new Random(7);
+        for (int i = 0; i < 500; i++) {
+            String[] parts = new String[1 + random.nextInt(6)];
+            for (int p = 0; p < parts.length; p++) {
+                parts[p] = random.nextInt(10) == 0 ? "null" : randomText(random);
+            }
+            EventIds.Digest digest = EventIds.digest(parts[0]);
+            for (int p = 1; p < parts.length; p++) {
+                digest.add(parts[p].equals("null") ? null : parts[p]);
+            }
+            UUID expected = UUID.nameUUIDFromBytes(String.join("\u001f", parts).getBytes(StandardCharsets.UTF_8));
+            assertThat(digest.uuid()).isEqualTo(expected).isEqualTo(EventIds.derived(parts));
+        }
+    }
+
+    @Test
+    void idempotencyKeysAreScopedByTenantAndItem() {
+        assertThat(EventIds.fromIdempotencyKey("a", "k", "x"))
+                .isEqualTo(EventIds.fromIdempotencyKey("a", "k", "x"))
+                .isNotEqualTo(EventIds.fromIdempotencyKey("b", "k", "x"))
+                .isNotEqualTo(EventIds.fromIdempotencyKey("a", "k", "y"));
+    }
+
+    private static String randomText(Random random) {
+        StringBuilder text = new StringBuilder();
+        for (int n = random.nextInt(40); n > 0; n--) {
+            text.append((char) (random.nextBoolean() ? 'a' + random.nextInt(26) : 0x400 + random.nextInt(200)));
+        }
+        return text.toString();
+    }
+}
