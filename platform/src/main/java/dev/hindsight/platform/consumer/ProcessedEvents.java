@@ -12,8 +12,8 @@ import java.util.UUID;
  */
 public final class ProcessedEvents {
 
-    private static final String CLAIM = "INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2) "
-            + "ON CONFLICT DO NOTHING";
+    private static final String CLAIM = "INSERT INTO processed_event (consumer, event_id, tenant_id) "
+            + "VALUES ($1, $2, $3) ON CONFLICT DO NOTHING";
 
     private ProcessedEvents() {
     }
@@ -22,8 +22,8 @@ public final class ProcessedEvents {
      * Records that {@code consumer} handles {@code eventId}; true when this is the first time, false for a
      * redelivery. Call it on the transaction's connection, before the change.
      */
-    public static Uni<Boolean> claim(SqlClient transaction, String consumer, UUID eventId) {
-        return transaction.preparedQuery(CLAIM).execute(Tuple.of(consumer, eventId))
+    public static Uni<Boolean> claim(SqlClient transaction, String consumer, UUID eventId, String tenant) {
+        return transaction.preparedQuery(CLAIM).execute(Tuple.of(consumer, eventId, tenant))
                 .map(rows -> rows.rowCount() == 1);
     }
 }

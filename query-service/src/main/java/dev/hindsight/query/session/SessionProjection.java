@@ -45,7 +45,7 @@ public class SessionProjection {
             return Uni.createFrom().failure(new IllegalArgumentException("Unreadable event at " + where));
         }
         UUID eventId = event.getHeader().getEventId();
-        return pool.withTransaction(tx -> ProcessedEvents.claim(tx, CONSUMER, eventId)
+        return pool.withTransaction(tx -> ProcessedEvents.claim(tx, CONSUMER, eventId, event.getHeader().getTenantId())
                         .flatMap(first -> first ? apply(tx, event) : Uni.createFrom().voidItem()))
                 .onFailure().invoke(e -> LOG.warnf("Projecting event %s failed: %s", eventId, e.toString()))
                 .onFailure().retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(2)).atMost(3);

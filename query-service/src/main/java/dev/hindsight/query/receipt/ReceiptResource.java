@@ -1,0 +1,67 @@
+package dev.hindsight.query.receipt;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.platform.auth.TenantContext;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * Whether an event ingest acknowledged has reached the read models yet: the receipt's event id looked up in the
+ * projections' ledger. {@code pending} means not projected (yet); an event of another tenant is always pending
+ * here, so a receipt reveals nothing across tenants.
+ */
+@Path("/v1/receipts")
+@Tag(name = "Receipts")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({Scopes.READ, Scopes.INGEST})
+public class ReceiptResource {
+
+    private static final String FIND = "SELECT consumer, processed_at FROM processed_event "
+            + "WHERE tenant_id = $1 AND event_id = $2 ORDER BY consumer";
+
+    /** One read model that has applied the event. */
+    public record Projection(String projection, OffsetDateTime projectedAt) {
+    }
+
+    /** The receipt's state. */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public record ReceiptStatus(UUID eventId, String status, List<Projection> projections) {
+    }
+
+    private final Pool pool;
+    private final TenantContext tenant;
+
+    public ReceiptResource(Pool pool, TenantContext tenant) {
+        this.pool = pool;
+        this.tenant = tenant;
+    }
+
+    @GET
+    @Path("/{eventId}")
+    @Operation(summary = "Has this event been projected yet?", description = "status is projected (with the read "
+            + "models that applied it) or pending.")
+    public Uni<ReceiptStatus> get(@PathParam("eventId") UUID eventId) {
+        return pool.preparedQuery(FIND).execute(Tuple.of(tenant.tenant(), eventId)).map(rows -> {
+            List<Projection> projections = new ArrayList<>();
+            for (Row row : rows) {
+                projections.add(new Projection(row.getString("consumer"), row.getOffsetDateTime("processed_at")));
+            }
+            return new ReceiptStatus(eventId, projections.isEmpty() ? "pending" : "projected", projections);
+        });
+    }
+}
