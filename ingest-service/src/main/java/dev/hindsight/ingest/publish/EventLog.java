@@ -3,26 +3,30 @@ package dev.hindsight.ingest.publish;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
-import dev.hindsight.platform.kafka.Publisher;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.kafka.Receipt;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.KafkaClientService;
+import io.smallrye.reactive.messaging.kafka.KafkaProducer;
 import io.smallrye.reactive.messaging.OutgoingMessageMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
 /**
@@ -35,28 +39,36 @@ public class EventLog {
 
     private static final Logger LOG = Logger.getLogger(EventLog.class);
 
-    private final MutinyEmitter<ReasoningEvent> reasoning;
     private final KafkaTransactions<ReasoningEvent> reasoningTransactions;
-    private final MutinyEmitter<DecisionEvent> decisions;
-    private final MutinyEmitter<SignalEvent> signals;
+    private final Sink<ReasoningEvent> reasoning;
+    private final Sink<DecisionEvent> decisions;
+    private final Sink<SignalEvent> signals;
     private final Duration ackTimeout;
     private final Duration openFor;
     /** While now is before this (System.nanoTime), Kafka is considered away: answer 503 without trying. */
     private final AtomicLong openUntil = new AtomicLong(System.nanoTime());
 
+    /** A channel's Kafka producer and topic. */
+    private record Sink<T>(KafkaProducer<String, T> producer, String topic) {
+    }
+
+    /**
+     * The emitters are injected only so that SmallRye creates and wires the channels (and their health checks); events
+     * are sent through the channels' producers directly, all of a request in one hop to the sending thread: one
+     * emitter message per event cost more than serializing it (docs/benchmarks.md).
+     */
     public EventLog(
-            @Channel("reasoning") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 8192)
-            MutinyEmitter<ReasoningEvent> reasoning,
+            @Channel("reasoning") MutinyEmitter<ReasoningEvent> reasoningChannel,
             @Channel("reasoning-tx") KafkaTransactions<ReasoningEvent> reasoningTransactions,
-            @Channel("decisions") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 8192)
-            MutinyEmitter<DecisionEvent> decisions,
-            @Channel("signals") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 8192)
-            MutinyEmitter<SignalEvent> signals,
+            @Channel("decisions") MutinyEmitter<DecisionEvent> decisionsChannel,
+            @Channel("signals") MutinyEmitter<SignalEvent> signalsChannel,
+            KafkaClientService kafka,
+            Config channels,
             IngestConfig config) {
-        this.reasoning = reasoning;
         this.reasoningTransactions = reasoningTransactions;
-        this.decisions = decisions;
-        this.signals = signals;
+        this.reasoning = sink(kafka, channels, "reasoning");
+        this.decisions = sink(kafka, channels, "decisions");
+        this.signals = sink(kafka, channels, "signals");
         this.ackTimeout = config.ackTimeout();
         this.openFor = config.openCircuitFor();
     }
@@ -101,8 +113,36 @@ public class EventLog {
         return durable(signals, events);
     }
 
-    private <T> Uni<List<Receipt>> durable(MutinyEmitter<T> emitter, List<Outgoing<T>> events) {
-        return guarded(events.size(), () -> Publisher.publishAll(emitter, events));
+    private <T> Uni<List<Receipt>> durable(Sink<T> sink, List<Outgoing<T>> events) {
+        if (events.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return guarded(events.size(), () -> sink.producer().runOnSendingThread(producer -> {
+            List<CompletableFuture<Receipt>> sent = new ArrayList<>(events.size());
+            for (Outgoing<T> event : events) {
+                CompletableFuture<Receipt> receipt = new CompletableFuture<>();
+                producer.send(new ProducerRecord<>(sink.topic(), event.key(), event.value()), (written, failure) -> {
+                    if (failure != null) {
+                        receipt.completeExceptionally(failure);
+                    } else {
+                        receipt.complete(new Receipt(event.eventId(), written.topic(), written.partition(),
+                                written.offset()));
+                    }
+                });
+                sent.add(receipt);
+            }
+            return sent;
+        }).flatMap(sent -> Uni.createFrom().completionStage(
+                CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
+                        .thenApply(done -> sent.stream().map(CompletableFuture::join).toList()))));
+    }
+
+    private static <T> Sink<T> sink(KafkaClientService kafka, Config channels, String channel) {
+        KafkaProducer<String, T> producer = kafka.getProducer(channel);
+        if (producer == null) {
+            throw new IllegalStateException("No Kafka producer for channel " + channel);
+        }
+        return new Sink<>(producer, channels.getValue("mp.messaging.outgoing." + channel + ".topic", String.class));
     }
 
     /**
