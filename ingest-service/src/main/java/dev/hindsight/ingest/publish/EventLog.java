@@ -3,6 +3,7 @@ package dev.hindsight.ingest.publish;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
+import dev.hindsight.platform.kafka.Publisher;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.kafka.Receipt;
 import dev.hindsight.platform.problem.Problem;
@@ -13,7 +14,6 @@ import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaProducer;
 import io.smallrye.reactive.messaging.OutgoingMessageMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -22,7 +22,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -54,8 +53,7 @@ public class EventLog {
 
     /**
      * The emitters are injected only so that SmallRye creates and wires the channels (and their health checks); events
-     * are sent through the channels' producers directly, all of a request in one hop to the sending thread: one
-     * emitter message per event cost more than serializing it (docs/benchmarks.md).
+     * go through the channels' producers with {@link Publisher#sendAll}.
      */
     public EventLog(
             @Channel("reasoning") MutinyEmitter<ReasoningEvent> reasoningChannel,
@@ -83,7 +81,7 @@ public class EventLog {
      * of the events or none of them. Completes after the commit.
      */
     public Uni<List<Receipt>> reasoningAtomically(List<Outgoing<ReasoningEvent>> events) {
-        List<OutgoingMessageMetadata<RecordMetadata>> written = new java.util.ArrayList<>(events.size());
+        List<OutgoingMessageMetadata<RecordMetadata>> written = new ArrayList<>(events.size());
         return guarded(events.size(), () -> reasoningTransactions.withTransaction(tx -> {
             for (Outgoing<ReasoningEvent> event : events) {
                 OutgoingMessageMetadata<RecordMetadata> result = new OutgoingMessageMetadata<>();
@@ -94,7 +92,7 @@ public class EventLog {
             }
             return Uni.createFrom().voidItem();
         }).map(committed -> {
-            List<Receipt> receipts = new java.util.ArrayList<>(events.size());
+            List<Receipt> receipts = new ArrayList<>(events.size());
             for (int i = 0; i < events.size(); i++) {
                 RecordMetadata at = written.get(i).getResult();
                 receipts.add(new Receipt(events.get(i).eventId(), at.topic(), at.partition(), at.offset()));
@@ -114,27 +112,7 @@ public class EventLog {
     }
 
     private <T> Uni<List<Receipt>> durable(Sink<T> sink, List<Outgoing<T>> events) {
-        if (events.isEmpty()) {
-            return Uni.createFrom().item(List.of());
-        }
-        return guarded(events.size(), () -> sink.producer().runOnSendingThread(producer -> {
-            List<CompletableFuture<Receipt>> sent = new ArrayList<>(events.size());
-            for (Outgoing<T> event : events) {
-                CompletableFuture<Receipt> receipt = new CompletableFuture<>();
-                producer.send(new ProducerRecord<>(sink.topic(), event.key(), event.value()), (written, failure) -> {
-                    if (failure != null) {
-                        receipt.completeExceptionally(failure);
-                    } else {
-                        receipt.complete(new Receipt(event.eventId(), written.topic(), written.partition(),
-                                written.offset()));
-                    }
-                });
-                sent.add(receipt);
-            }
-            return sent;
-        }).flatMap(sent -> Uni.createFrom().completionStage(
-                CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
-                        .thenApply(done -> sent.stream().map(CompletableFuture::join).toList()))));
+        return guarded(events.size(), () -> Publisher.sendAll(sink.producer(), sink.topic(), events));
     }
 
     private static <T> Sink<T> sink(KafkaClientService kafka, Config channels, String channel) {
