@@ -34,6 +34,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -118,22 +119,77 @@ public class BatchResource {
             throw ProblemException.badRequest("Batch too large", List.of(new FieldError("items",
                     "at most " + MAX_ITEMS + " items per batch; got " + items.size())));
         }
-        List<Uni<ItemResult>> results = new ArrayList<>(items.size());
+        List<Parsed> parsed = new ArrayList<>(items.size());
+        List<List<FieldError>> rejections = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
             // One Idempotency-Key covers the batch; each item gets its own scope within it.
             Caller caller = Caller.of(tenant, userAgent, idempotencyKey == null ? null : idempotencyKey + "#" + i);
             List<FieldError> errors = new ArrayList<>();
-            Parsed parsed = parse(items.get(i), "items[" + i + "]", caller, errors);
-            int index = i;
-            results.add(parsed == null
-                    ? Uni.createFrom().item(new ItemResult(index, "rejected", null, null, List.of(), errors))
-                    : publish(index, parsed));
+            parsed.add(parse(items.get(i), "items[" + i + "]", caller, errors));
+            rejections.add(errors);
         }
-        return Uni.join().all(results).andFailFast().map(list -> new BatchResult(
-                (int) list.stream().filter(r -> r.status().equals("accepted")).count(),
-                (int) list.stream().filter(r -> r.status().equals("rejected")).count(),
-                (int) list.stream().filter(r -> r.status().equals("unavailable")).count(),
-                list));
+        // One send per topic for the whole request, so the producer batches across items.
+        Uni<Sent> reasoning = send(events::reasoning, parsed, Parsed::reasoning);
+        Uni<Sent> decisions = send(events::decisions, parsed, Parsed::decisions);
+        Uni<Sent> signals = send(events::signals, parsed, Parsed::signals);
+        return Uni.combine().all().unis(reasoning, decisions, signals).asTuple().map(sent -> {
+            List<ItemResult> results = new ArrayList<>(parsed.size());
+            for (int i = 0; i < parsed.size(); i++) {
+                results.add(result(i, parsed.get(i), rejections.get(i), sent.getItem1(), sent.getItem2(),
+                        sent.getItem3()));
+            }
+            return new BatchResult(
+                    (int) results.stream().filter(r -> r.status().equals("accepted")).count(),
+                    (int) results.stream().filter(r -> r.status().equals("rejected")).count(),
+                    (int) results.stream().filter(r -> r.status().equals("unavailable")).count(),
+                    results);
+        });
+    }
+
+    /** One topic's send for the whole batch: each item's receipts in item order, or null when Kafka failed. */
+    private record Sent(List<List<Receipt>> perItem) {
+    }
+
+    private static <T> Uni<Sent> send(Function<List<Outgoing<T>>, Uni<List<Receipt>>> publish, List<Parsed> parsed,
+            Function<Parsed, List<Outgoing<T>>> eventsOf) {
+        List<Outgoing<T>> all = new ArrayList<>();
+        for (Parsed item : parsed) {
+            if (item != null) {
+                all.addAll(eventsOf.apply(item));
+            }
+        }
+        return publish.apply(all).map(receipts -> {
+            List<List<Receipt>> perItem = new ArrayList<>(parsed.size());
+            int at = 0;
+            for (Parsed item : parsed) {
+                int count = item == null ? 0 : eventsOf.apply(item).size();
+                perItem.add(receipts.subList(at, at + count));
+                at += count;
+            }
+            return new Sent(perItem);
+        }).onFailure().recoverWithItem(new Sent(null));
+    }
+
+    private static ItemResult result(int index, Parsed item, List<FieldError> errors, Sent reasoning,
+            Sent decisions, Sent signals) {
+        if (item == null) {
+            return new ItemResult(index, "rejected", null, null, List.of(), errors);
+        }
+        boolean lost = (reasoning.perItem() == null && !item.reasoning().isEmpty())
+                || (decisions.perItem() == null && !item.decisions().isEmpty())
+                || (signals.perItem() == null && !item.signals().isEmpty());
+        if (lost) {
+            return new ItemResult(index, "unavailable", item.sessionId(), item.messageId(), List.of(),
+                    List.of(new FieldError("items[" + index + "]",
+                            "the event log did not acknowledge this item; retry it")));
+        }
+        List<Receipt> receipts = new ArrayList<>();
+        for (Sent topic : List.of(reasoning, decisions, signals)) {
+            if (topic.perItem() != null) {
+                receipts.addAll(topic.perItem().get(index));
+            }
+        }
+        return new ItemResult(index, "accepted", item.sessionId(), item.messageId(), receipts, List.of());
     }
 
     /** The same endpoint for clients that percent-encode the colon; Quarkus REST matches paths undecoded. */
@@ -144,25 +200,6 @@ public class BatchResource {
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @HeaderParam("User-Agent") String userAgent) {
         return publish(body, idempotencyKey, userAgent);
-    }
-
-    private Uni<ItemResult> publish(int index, Parsed parsed) {
-        List<Uni<List<Receipt>>> sends = new ArrayList<>(3);
-        if (!parsed.reasoning().isEmpty()) {
-            sends.add(events.reasoning(parsed.reasoning()));
-        }
-        if (!parsed.decisions().isEmpty()) {
-            sends.add(events.decisions(parsed.decisions()));
-        }
-        if (!parsed.signals().isEmpty()) {
-            sends.add(events.signals(parsed.signals()));
-        }
-        return Uni.join().all(sends).andFailFast()
-                .map(lists -> new ItemResult(index, "accepted", parsed.sessionId(), parsed.messageId(),
-                        lists.stream().flatMap(List::stream).toList(), List.of()))
-                .onFailure().recoverWithItem(failure -> new ItemResult(index, "unavailable", parsed.sessionId(),
-                        parsed.messageId(), List.of(), List.of(new FieldError("items[" + index + "]",
-                                "the event log did not acknowledge this item; retry it"))));
     }
 
     private Parsed parse(JsonNode item, String path, Caller caller, List<FieldError> errors) {

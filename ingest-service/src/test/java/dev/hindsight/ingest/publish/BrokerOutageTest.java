@@ -52,6 +52,19 @@ class BrokerOutageTest {
             // While the circuit is open, the answer does not wait for Kafka at all.
             Response next = append();
             assertThat(next.statusCode()).isEqualTo(503);
+            // A batch answers per item: nothing acknowledged is claimed, invalid items are still named.
+            given().urlEncodingEnabled(false).contentType(ContentType.JSON)
+                    .header("Authorization", TestTenants.TENANT_A.bearer())
+                    .body("""
+                            {"items": [{"type": "session", "body": {"kind": "chat"}},
+                                       {"type": "teleport", "body": {}}]}""")
+                    .when().post("/v1/events:batch")
+                    .then().statusCode(200)
+                    .body("accepted", equalTo(0))
+                    .body("unavailable", equalTo(1))
+                    .body("rejected", equalTo(1))
+                    .body("results[0].status", equalTo("unavailable"))
+                    .body("results[1].status", equalTo("rejected"));
         } finally {
             PrivateBrokerTestResource.startBroker();
         }
