@@ -3,6 +3,7 @@ package dev.hindsight.query.receipt;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.query.projection.Generations;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -22,7 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * Whether an event ingest acknowledged has reached the read models yet: the receipt's event id looked up in the
- * projections' ledger. {@code pending} means not projected (yet); an event of another tenant is always pending
+ * current read-model generation's ledger. {@code pending} means not projected (yet); an event of another tenant is always pending
  * here, so a receipt reveals nothing across tenants.
  */
 @Path("/v1/receipts")
@@ -31,7 +32,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @RolesAllowed({Scopes.READ, Scopes.INGEST})
 public class ReceiptResource {
 
-    private static final String FIND = "SELECT consumer, processed_at FROM processed_event "
+    private static final String FIND = "SELECT consumer, processed_at FROM {rm}.processed_event "
             + "WHERE tenant_id = $1 AND event_id = $2 ORDER BY consumer";
 
     /** One read model that has applied the event. */
@@ -44,10 +45,12 @@ public class ReceiptResource {
     }
 
     private final Pool pool;
+    private final Generations generations;
     private final TenantContext tenant;
 
-    public ReceiptResource(Pool pool, TenantContext tenant) {
+    public ReceiptResource(Pool pool, Generations generations, TenantContext tenant) {
         this.pool = pool;
+        this.generations = generations;
         this.tenant = tenant;
     }
 
@@ -56,7 +59,9 @@ public class ReceiptResource {
     @Operation(summary = "Has this event been projected yet?", description = "status is projected (with the read "
             + "models that applied it) or pending.")
     public Uni<ReceiptStatus> get(@PathParam("eventId") UUID eventId) {
-        return pool.preparedQuery(FIND).execute(Tuple.of(tenant.tenant(), eventId)).map(rows -> {
+        String tenantId = tenant.tenant();
+        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(FIND))
+                .execute(Tuple.of(tenantId, eventId))).map(rows -> {
             List<Projection> projections = new ArrayList<>();
             for (Row row : rows) {
                 projections.add(new Projection(row.getString("consumer"), row.getOffsetDateTime("processed_at")));

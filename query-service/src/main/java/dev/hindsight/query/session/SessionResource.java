@@ -4,14 +4,21 @@ import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.query.projection.Generations;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -25,16 +32,65 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class SessionResource {
 
     private final SessionRepository sessions;
+    private final Generations generations;
+    private final Pool pool;
     private final TenantContext tenant;
 
-    public SessionResource(SessionRepository sessions, TenantContext tenant) {
+    public SessionResource(SessionRepository sessions, Generations generations, Pool pool, TenantContext tenant) {
         this.sessions = sessions;
+        this.generations = generations;
+        this.pool = pool;
         this.tenant = tenant;
     }
 
     @GET
+    @Operation(summary = "List sessions, newest first", description = "Filters: kind (trading, chat, debug), model, "
+            + "outcome (success, failure, unknown), from / to (date or ISO-8601 timestamp, on the session's start). "
+            + "Pass next_cursor back as cursor for the next page; limit 1-200, default 50.")
+    @APIResponse(responseCode = "200", description = "A page of sessions")
+    @APIResponse(responseCode = "400", description = "Invalid filter, limit or cursor",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<SessionListing.Page> list(@QueryParam("kind") String kind, @QueryParam("model") String model,
+            @QueryParam("outcome") String outcome, @QueryParam("from") String from, @QueryParam("to") String to,
+            @QueryParam("cursor") String cursor, @QueryParam("limit") String limit) {
+        SessionListing.Query query = SessionListing.query(kind, model, outcome, from, to, cursor, limit);
+        List<Object> params = new ArrayList<>();
+        String sql = query.sql(params, tenant.tenant());
+        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(sql)).execute(Tuple.from(params)))
+                .map(rows -> {
+                    List<SessionListing.Summary> page = new ArrayList<>(query.limit());
+                    String next = null;
+                    for (Row row : rows) {
+                        if (page.size() == query.limit()) {
+                            // One row more than asked for: there is a next page, starting after the last one shown.
+                            next = new SessionListing.Cursor(lastListedAt(rows, query.limit() - 1),
+                                    page.get(page.size() - 1).sessionId()).encode();
+                            break;
+                        }
+                        page.add(new SessionListing.Summary(row.getString("session_id"), row.getString("kind"),
+                                row.getOffsetDateTime("started_at"), row.getOffsetDateTime("completed_at"),
+                                row.getString("outcome"), row.getString("job_id"), row.getLocalDate("trading_date"),
+                                row.getString("model"), row.getInteger("total_messages"),
+                                row.getString("session_summary"), row.getString("qa_status")));
+                    }
+                    return new SessionListing.Page(page, page.size(), next);
+                });
+    }
+
+    private static java.time.Instant lastListedAt(io.vertx.mutiny.sqlclient.RowSet<Row> rows, int index) {
+        int i = 0;
+        for (Row row : rows) {
+            if (i++ == index) {
+                return row.getOffsetDateTime("listed_at").toInstant();
+            }
+        }
+        throw new IllegalStateException("no row " + index);
+    }
+
+    @GET
     @Path("/{sessionId}")
-    @Operation(summary = "A session with its messages in order and each message's thinking steps in exact order")
+    @Operation(summary = "A session with its messages in order and each message's thinking steps in exact order, "
+            + "plus positions, trace activities, summaries and QA results")
     @APIResponse(responseCode = "200", description = "The session")
     @APIResponse(responseCode = "404", description = "No such session for this tenant",
             content = @Content(mediaType = Problem.MEDIA_TYPE))

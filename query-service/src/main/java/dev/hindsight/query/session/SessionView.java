@@ -9,29 +9,72 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.List;
 
-/** A session as dashboards read it: its attributes and its messages in conversation order. */
+/**
+ * A session as dashboards read it: its attributes, summaries and QA results, its messages in conversation order with
+ * each assistant message's thinking steps in exact order, its positions (seed 000) and trace activities (seed 003).
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionView(String sessionId, String kind, OffsetDateTime startedAt, OffsetDateTime completedAt,
         String outcome, Trading trading, @JsonRawValue String attributes, @JsonRawValue String labels,
-        int totalMessages, List<MessageView> messages) {
+        int totalMessages, String sessionSummary, String finalCodeDiff, QaResults qaResults,
+        List<MessageView> messages, @JsonRawValue String positions, @JsonRawValue String activities) {
 
     /** Seed 000's model-day. */
     public record Trading(String jobId, LocalDate date, String model) {
     }
 
-    /** One message (seed 000 reasoning_logs row) with its ordered thinking steps (seed 001). */
+    /** Seed 003's qa_results: pending until the QA judge has scored the session. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record QaResults(String status, Double score, @JsonRawValue String rubric, String reason,
+            OffsetDateTime judgedAt) {
+
+        static QaResults from(Row row) {
+            JsonObject rubric = row.getJsonObject("qa_rubric");
+            var score = row.getBigDecimal("qa_score");
+            return new QaResults(row.getString("qa_status"), score == null ? null : score.doubleValue(),
+                    rubric == null ? null : rubric.encode(), row.getString("qa_reason"),
+                    row.getOffsetDateTime("qa_judged_at"));
+        }
+    }
+
+    /**
+     * One message (seed 000 reasoning_logs row) with its ordered thinking steps (seed 001). A legacy message that has
+     * only reasoning text and a tool list gets steps rebuilt the way seed 001's readers fall back (the reasoning
+     * first, then each tool in list order), flagged {@code thinking_steps_reconstructed}.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record MessageView(int messageIndex, String role, String content, String toolName, String toolInput,
-            OffsetDateTime timestamp, @JsonRawValue String thinkingSteps, String reasoning,
-            @JsonRawValue String tools) {
+    public record MessageView(int messageIndex, String role, String content, String summary, String toolName,
+            String toolInput, OffsetDateTime timestamp, @JsonRawValue String thinkingSteps,
+            Boolean thinkingStepsReconstructed, String reasoning, @JsonRawValue String tools) {
 
         static MessageView from(Row row) {
             JsonArray steps = row.getJsonArray("thinking_steps");
             JsonArray tools = row.getJsonArray("legacy_tools");
+            String reasoning = row.getString("legacy_reasoning");
+            Boolean reconstructed = null;
+            if ((steps == null || steps.isEmpty()) && (reasoning != null || (tools != null && !tools.isEmpty()))) {
+                steps = reconstruct(reasoning, tools);
+                reconstructed = true;
+            }
             return new MessageView(row.getInteger("message_index"), row.getString("role"), row.getString("content"),
-                    row.getString("tool_name"), row.getString("tool_input"), row.getOffsetDateTime("occurred_at"),
-                    steps == null ? "[]" : steps.encode(), row.getString("legacy_reasoning"),
-                    tools == null ? null : tools.encode());
+                    row.getString("summary"), row.getString("tool_name"), row.getString("tool_input"),
+                    row.getOffsetDateTime("occurred_at"), steps == null ? "[]" : steps.encode(), reconstructed,
+                    reasoning, tools == null ? null : tools.encode());
+        }
+
+        static JsonArray reconstruct(String reasoning, JsonArray tools) {
+            JsonArray steps = new JsonArray();
+            if (reasoning != null && !reasoning.isBlank()) {
+                steps.add(new JsonObject().put("step_order", 0).put("step_type", "reasoning").put("content", reasoning));
+            }
+            if (tools != null) {
+                for (Object tool : tools) {
+                    JsonObject step = ((JsonObject) tool).copy();
+                    steps.add(new JsonObject().put("step_order", steps.size()).put("step_type", "tool")
+                            .mergeIn(step));
+                }
+            }
+            return steps;
         }
     }
 
@@ -41,10 +84,15 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
                 : new Trading(jobId, row.getLocalDate("trading_date"), row.getString("model"));
         JsonObject attributes = row.getJsonObject("attributes");
         JsonObject labels = row.getJsonObject("labels");
-        return new SessionView(row.getString("session_id"), row.getString("kind"), row.getOffsetDateTime("started_at"),
+        String kind = row.getString("kind");
+        boolean judged = "debug".equals(kind) || Boolean.TRUE.equals(row.getBoolean("judge_requested"))
+                || !"pending".equals(row.getString("qa_status"));
+        return new SessionView(row.getString("session_id"), kind, row.getOffsetDateTime("started_at"),
                 row.getOffsetDateTime("completed_at"), row.getString("outcome"), trading,
                 attributes == null || attributes.isEmpty() ? null : attributes.encode(),
                 labels == null || labels.isEmpty() ? null : labels.encode(),
-                row.getInteger("total_messages"), messages);
+                row.getInteger("total_messages"), row.getString("session_summary"), row.getString("final_code_diff"),
+                judged ? QaResults.from(row) : null, messages,
+                row.getJsonArray("positions").encode(), row.getJsonArray("activities").encode());
     }
 }

@@ -46,7 +46,7 @@ class ReceiptResourceTest {
                 .when().get("/v1/receipts/" + eventId)
                 .then().statusCode(200)
                 .body("status", equalTo("projected"))
-                .body("projections[0].projection", equalTo("query.sessions")));
+                .body("projections[0].projection", equalTo("query.reasoning")));
         given().header("Authorization", TestTenants.TENANT_B.bearer())
                 .when().get("/v1/receipts/" + eventId)
                 .then().statusCode(200).body("status", equalTo("pending"));

@@ -1,0 +1,204 @@
+package dev.hindsight.query.audit;
+
+import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.problem.Problem;
+import dev.hindsight.platform.problem.Problem.FieldError;
+import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.query.projection.Generations;
+import dev.hindsight.query.projection.ReadModel;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * Seed 002's audit queries over HTTP. Events come back as the seed's audit events:
+ * {@code {"event_id", "event_type", "level", "payload": {...}}}, the JSON built by PostgreSQL in the same query.
+ */
+@Path("/v1/decision-sets")
+@Tag(name = "Audit (seed 002)")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Scopes.READ)
+public class AuditQueries {
+
+    static final int DEFAULT_LIMIT = 100;
+    static final int MAX_LIMIT = 1000;
+
+    static final String DECISION_SET_EVENT = """
+            json_build_object('event_id', d.event_id, 'event_type', 'DECISION_SET_CREATED', 'level', d.level,
+                'payload', json_strip_nulls(json_build_object(
+                    'decision_set_id', d.decision_set_id, 'message_id', d.message_id, 'session_id', d.session_id,
+                    'question_text', d.question_text, 'question_hash', d.question_hash,
+                    'active_version', d.active_version, 'shadow_versions', d.shadow_versions,
+                    'active_decision', d.active_decision, 'shadow_decisions', d.shadow_decisions,
+                    'context_snapshot', d.context_snapshot,
+                    'timestamp', to_char(d.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))))""";
+
+    static final String SIGNAL_EVENT = """
+            json_build_object('event_id', b.event_id, 'event_type', 'USER_BEHAVIOR_SIGNAL', 'level', b.level,
+                'payload', json_build_object(
+                    'message_id', b.message_id, 'session_id', b.session_id, 'signal_type', b.signal_type,
+                    'signal_data', COALESCE(b.extra_data, '{}'::jsonb) || b.signal_data,
+                    'timestamp', to_char(b.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))""";
+
+    static final String SIGNALS_OF_MESSAGE = "SELECT " + SIGNAL_EVENT + " AS event FROM {rm}.behavior_signal b "
+            + "WHERE b.tenant_id = $1 AND b.message_id = $2 ORDER BY b.occurred_at, b.event_id";
+
+    private static final String ONE = "SELECT d.message_id, " + DECISION_SET_EVENT + " AS event "
+            + "FROM {rm}.decision_set d WHERE d.tenant_id = $1 AND d.decision_set_id = $2";
+
+    private final Pool pool;
+    private final Generations generations;
+    private final TenantContext tenant;
+
+    public AuditQueries(Pool pool, Generations generations, TenantContext tenant) {
+        this.pool = pool;
+        this.generations = generations;
+        this.tenant = tenant;
+    }
+
+    @GET
+    @Operation(summary = "Decision sets, newest first", description = "Seed 002's get_decision_sets: optional "
+            + "session_id, has_shadow (true: only sets with shadow decisions; false: only without), limit 1-1000 "
+            + "(default 100).")
+    @APIResponse(responseCode = "200", description = "{\"decision_sets\": [...], \"count\": N}")
+    @APIResponse(responseCode = "400", description = "Invalid parameter",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<JsonObject> list(@QueryParam("session_id") String sessionId, @QueryParam("has_shadow") String hasShadow,
+            @QueryParam("limit") String limit) {
+        List<FieldError> errors = new ArrayList<>();
+        Boolean shadow = null;
+        if (hasShadow != null) {
+            switch (hasShadow) {
+                case "true" -> shadow = true;
+                case "false" -> shadow = false;
+                default -> errors.add(new FieldError("has_shadow", "must be true or false"));
+            }
+        }
+        int size = limit(limit, errors);
+        if (sessionId != null && (sessionId.isBlank() || sessionId.length() > 128)) {
+            errors.add(new FieldError("session_id", "must be 1 to 128 characters"));
+        }
+        if (!errors.isEmpty()) {
+            throw ProblemException.badRequest("Invalid query", errors);
+        }
+        List<Object> params = new ArrayList<>();
+        params.add(tenant.tenant());
+        StringBuilder sql = new StringBuilder("SELECT " + DECISION_SET_EVENT
+                + " AS event FROM {rm}.decision_set d WHERE d.tenant_id = $1");
+        if (sessionId != null) {
+            params.add(sessionId);
+            sql.append(" AND d.session_id = $").append(params.size());
+        }
+        if (shadow != null) {
+            sql.append(shadow ? " AND d.has_shadow" : " AND NOT d.has_shadow");
+        }
+        params.add(size);
+        sql.append(" ORDER BY d.occurred_at DESC, d.decision_set_id DESC LIMIT $").append(params.size());
+        return generations.current()
+                .chain(rm -> pool.preparedQuery(rm.sql(sql.toString())).execute(Tuple.from(params)))
+                .map(rows -> {
+                    JsonArray sets = events(rows);
+                    return new JsonObject().put("decision_sets", sets).put("count", sets.size());
+                });
+    }
+
+    @GET
+    @Path("/{decisionSetId}")
+    @Operation(summary = "The complete picture of a decision set", description = "Seed 002's correlation: the "
+            + "decision set, the behaviour signals on its message, its shadow evaluations and decision comparisons "
+            + "(evaluations and comparisons are filled by evaluation-service's events).")
+    @APIResponse(responseCode = "200", description = "{decision_set, signals, evaluations, comparisons}")
+    @APIResponse(responseCode = "404", description = "No such decision set for this tenant",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<JsonObject> get(@PathParam("decisionSetId") @Size(max = 128) String decisionSetId) {
+        String tenantId = tenant.tenant();
+        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(ONE))
+                .execute(Tuple.of(tenantId, decisionSetId)).chain(rows -> {
+                    if (rows.size() == 0) {
+                        throw ProblemException.notFound("No decision set " + decisionSetId);
+                    }
+                    Row set = rows.iterator().next();
+                    return signals(pool, rm, tenantId, set.getString("message_id")).map(signals -> new JsonObject()
+                            .put("decision_set", new JsonObject(set.getValue("event").toString()))
+                            .put("signals", signals)
+                            .put("evaluations", new JsonArray())
+                            .put("comparisons", new JsonArray()));
+                }));
+    }
+
+    static Uni<JsonArray> signals(Pool pool, ReadModel rm, String tenantId, String messageId) {
+        return pool.preparedQuery(rm.sql(SIGNALS_OF_MESSAGE)).execute(Tuple.of(tenantId, messageId))
+                .map(AuditQueries::events);
+    }
+
+    static JsonArray events(Iterable<Row> rows) {
+        JsonArray events = new JsonArray();
+        for (Row row : rows) {
+            Object event = row.getValue("event");
+            events.add(event instanceof JsonObject json ? json : new JsonObject(event.toString()));
+        }
+        return events;
+    }
+
+    static int limit(String limit, List<FieldError> errors) {
+        if (limit == null) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int size = Integer.parseInt(limit);
+            if (size >= 1 && size <= MAX_LIMIT) {
+                return size;
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        errors.add(new FieldError("limit", "must be an integer between 1 and " + MAX_LIMIT));
+        return DEFAULT_LIMIT;
+    }
+
+    /** {@code GET /v1/messages/{message_id}/signals}: seed 002's get_user_behavior_signals_for_message. */
+    @Path("/v1/messages")
+    @Tag(name = "Audit (seed 002)")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Scopes.READ)
+    public static class MessageSignals {
+
+        private final Pool pool;
+        private final Generations generations;
+        private final TenantContext tenant;
+
+        public MessageSignals(Pool pool, Generations generations, TenantContext tenant) {
+            this.pool = pool;
+            this.generations = generations;
+            this.tenant = tenant;
+        }
+
+        @GET
+        @Path("/{messageId}/signals")
+        @Operation(summary = "Behaviour signals on a message, oldest first")
+        @APIResponse(responseCode = "200", description = "{\"signals\": [...], \"count\": N} (empty when none)")
+        public Uni<JsonObject> signals(@PathParam("messageId") @Size(max = 128) String messageId) {
+            String tenantId = tenant.tenant();
+            return generations.current().chain(rm -> AuditQueries.signals(pool, rm, tenantId, messageId))
+                    .map(signals -> new JsonObject().put("signals", signals).put("count", signals.size()));
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.hindsight.query.live;
+
+import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.query.projection.ProjectionListener;
+import io.smallrye.mutiny.Multi;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
+import java.time.Instant;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestStreamElementType;
+
+/**
+ * Server-sent events for dashboards: one event per session or decision set the projection has just committed for
+ * the caller's tenant ({@code {"kind", "id", "at"}}), so a dashboard re-reads only what changed. A comment-free
+ * heartbeat event ({@code kind = "heartbeat"}) every 15 s keeps proxies from closing an idle stream.
+ */
+@Path("/v1/stream")
+@Tag(name = "Live")
+@RolesAllowed(Scopes.READ)
+public class LiveStream {
+
+    /** What changed. */
+    public record Event(String kind, String id, Instant at) {
+    }
+
+    private final ProjectionListener listener;
+    private final TenantContext tenant;
+
+    public LiveStream(ProjectionListener listener, TenantContext tenant) {
+        this.listener = listener;
+        this.tenant = tenant;
+    }
+
+    @GET
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @RestStreamElementType(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Newly projected sessions and decision sets, as server-sent events")
+    public Multi<Event> stream() {
+        String tenantId = tenant.tenant();
+        Multi<Event> changes = listener.changes().filter(change -> change.tenant().equals(tenantId))
+                .map(change -> new Event(change.kind(), change.id(), change.at()));
+        Multi<Event> heartbeats = Multi.createFrom().ticks().every(Duration.ofSeconds(15))
+                .map(tick -> new Event("heartbeat", null, Instant.now()));
+        return Multi.createBy().merging().streams(changes, heartbeats);
+    }
+}

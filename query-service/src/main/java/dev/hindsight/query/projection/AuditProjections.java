@@ -1,0 +1,211 @@
+package dev.hindsight.query.projection;
+
+import dev.hindsight.events.EventHeader;
+import dev.hindsight.events.decisions.Decision;
+import dev.hindsight.events.decisions.DecisionEvent;
+import dev.hindsight.events.decisions.DecisionSetRecorded;
+import dev.hindsight.events.signals.BehaviorSignalRecorded;
+import dev.hindsight.events.signals.SignalEvent;
+import dev.hindsight.platform.kafka.Decoded;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+/** Seed 002's audit events: decision sets and behaviour signals, each topic its own projection. */
+public final class AuditProjections {
+
+    private AuditProjections() {
+    }
+
+    static List<ConsumerRecord<String, Decoded>> list(ConsumerRecords<String, Decoded> records) {
+        List<ConsumerRecord<String, Decoded>> list = new ArrayList<>(records.count());
+        records.forEach(list::add);
+        return list;
+    }
+
+    /** A decision as seed 002 writes it (rule_signals and llm_confidence as JSON). */
+    static JsonObject decision(Decision decision) {
+        return Json.withoutNulls(new JsonObject()
+                .put("version", decision.getVersion())
+                .put("info_need_type", decision.getInfoNeedType())
+                .put("decision_action", decision.getDecisionAction())
+                .put("confidence_level", decision.getConfidenceLevel())
+                .put("reasoning", decision.getReasoning())
+                .put("rule_signals", Json.value(decision.getRuleSignals()))
+                .put("llm_confidence", Json.value(decision.getLlmConfidence())));
+    }
+
+    /** A typed Avro record as JSON with its own field names; enums in lower case, nulls left out. */
+    static JsonObject fields(SpecificRecord record) {
+        JsonObject json = new JsonObject();
+        for (Schema.Field field : record.getSchema().getFields()) {
+            Object value = record.get(field.pos());
+            if (value instanceof Enum<?> symbol) {
+                value = symbol.name().toLowerCase(Locale.ROOT);
+            } else if (value instanceof CharSequence text) {
+                value = text.toString();
+            }
+            if (value != null) {
+                json.put(field.name(), value);
+            }
+        }
+        return json;
+    }
+
+    @ApplicationScoped
+    public static class DecisionSets implements Projection<DecisionEvent> {
+
+        private static final String INSERT = """
+                INSERT INTO {rm}.decision_set (tenant_id, decision_set_id, message_id, session_id, question_text,
+                    question_hash, active_version, shadow_versions, active_decision, shadow_decisions,
+                    context_snapshot, level, occurred_at, event_id)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                ON CONFLICT (tenant_id, decision_set_id) DO NOTHING""";
+
+        private final Projector projector;
+        private final String topic;
+        private final String deadLetterTopic;
+
+        public DecisionSets(Projector projector,
+                @ConfigProperty(name = "mp.messaging.incoming.decisions.topic") String topic,
+                @ConfigProperty(name = "mp.messaging.incoming.decisions.dead-letter-queue.topic") String deadLetters) {
+            this.projector = projector;
+            this.topic = topic;
+            this.deadLetterTopic = deadLetters;
+        }
+
+        @Incoming("decisions")
+        public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
+            return projector.live(this, list(records));
+        }
+
+        @Override
+        public String topic() {
+            return topic;
+        }
+
+        @Override
+        public String consumer() {
+            return "query.decisions";
+        }
+
+        @Override
+        public String deadLetterTopic() {
+            return deadLetterTopic;
+        }
+
+        @Override
+        public Class<DecisionEvent> envelopeType() {
+            return DecisionEvent.class;
+        }
+
+        @Override
+        public EventHeader header(DecisionEvent envelope) {
+            return envelope.getHeader();
+        }
+
+        @Override
+        public List<ProjectionListener.Change> changes(List<DecisionEvent> envelopes) {
+            return envelopes.stream().map(e -> new ProjectionListener.Change(e.getHeader().getTenantId(),
+                    "decision_set", ((DecisionSetRecorded) e.getPayload()).getDecisionSetId(),
+                    e.getHeader().getRecordedAt())).toList();
+        }
+
+        @Override
+        public Uni<Void> apply(SqlClient tx, ReadModel model, List<Projected<DecisionEvent>> events) {
+            List<Tuple> rows = new ArrayList<>(events.size());
+            for (Projected<DecisionEvent> projected : events) {
+                DecisionEvent event = projected.envelope();
+                DecisionSetRecorded set = (DecisionSetRecorded) event.getPayload();
+                JsonArray shadows = new JsonArray();
+                set.getShadowDecisions().forEach(d -> shadows.add(decision(d)));
+                rows.add(Tuple.from(Arrays.asList(event.getHeader().getTenantId(), set.getDecisionSetId(),
+                        set.getMessageId(), set.getSessionId(), set.getQuestionText(), set.getQuestionHash(),
+                        set.getActiveVersion(), new JsonArray(new ArrayList<>(set.getShadowVersions())),
+                        decision(set.getActiveDecision()), shadows, Json.object(set.getContextSnapshot()),
+                        set.getLevel(), Json.utc(set.getTimestamp()), event.getHeader().getEventId())));
+            }
+            return tx.preparedQuery(model.sql(INSERT)).executeBatch(rows).replaceWithVoid();
+        }
+    }
+
+    @ApplicationScoped
+    public static class Signals implements Projection<SignalEvent> {
+
+        private static final String INSERT = """
+                INSERT INTO {rm}.behavior_signal (tenant_id, event_id, message_id, session_id, signal_type,
+                    signal_data, extra_data, level, occurred_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                ON CONFLICT (tenant_id, event_id) DO NOTHING""";
+
+        private final Projector projector;
+        private final String topic;
+        private final String deadLetterTopic;
+
+        public Signals(Projector projector,
+                @ConfigProperty(name = "mp.messaging.incoming.signals.topic") String topic,
+                @ConfigProperty(name = "mp.messaging.incoming.signals.dead-letter-queue.topic") String deadLetters) {
+            this.projector = projector;
+            this.topic = topic;
+            this.deadLetterTopic = deadLetters;
+        }
+
+        @Incoming("signals")
+        public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
+            return projector.live(this, list(records));
+        }
+
+        @Override
+        public String topic() {
+            return topic;
+        }
+
+        @Override
+        public String consumer() {
+            return "query.signals";
+        }
+
+        @Override
+        public String deadLetterTopic() {
+            return deadLetterTopic;
+        }
+
+        @Override
+        public Class<SignalEvent> envelopeType() {
+            return SignalEvent.class;
+        }
+
+        @Override
+        public EventHeader header(SignalEvent envelope) {
+            return envelope.getHeader();
+        }
+
+        @Override
+        public Uni<Void> apply(SqlClient tx, ReadModel model, List<Projected<SignalEvent>> events) {
+            List<Tuple> rows = new ArrayList<>(events.size());
+            for (Projected<SignalEvent> projected : events) {
+                SignalEvent event = projected.envelope();
+                BehaviorSignalRecorded signal = (BehaviorSignalRecorded) event.getPayload();
+                rows.add(Tuple.from(Arrays.asList(event.getHeader().getTenantId(), event.getHeader().getEventId(),
+                        signal.getMessageId(), signal.getSessionId(),
+                        signal.getSignalType().name().toLowerCase(Locale.ROOT),
+                        fields((SpecificRecord) signal.getSignalData()), Json.object(signal.getExtraData()),
+                        signal.getLevel(), Json.utc(signal.getTimestamp()))));
+            }
+            return tx.preparedQuery(model.sql(INSERT)).executeBatch(rows).replaceWithVoid();
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.hindsight.query.projection;
+
+import dev.hindsight.events.EventHeader;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import java.util.List;
+
+/**
+ * How one topic's envelopes change the read models. {@link Projector} decodes, deduplicates (each generation's
+ * ledger) and transacts; a projection only turns new events into statements, batched per statement.
+ *
+ * @param <E> the topic's envelope type
+ */
+public interface Projection<E> {
+
+    /** The topic this projection reads, as configured for its channel. */
+    String topic();
+
+    /** Name in the ledger (and in receipts). */
+    String consumer();
+
+    /** Where records this projection cannot apply go. */
+    String deadLetterTopic();
+
+    Class<E> envelopeType();
+
+    EventHeader header(E envelope);
+
+    /**
+     * Applies events not seen before by {@code readModel}, in topic order, on the transaction {@code tx}. Must be
+     * idempotent on natural keys as well (the ledger is the first line, not the only one).
+     */
+    Uni<Void> apply(SqlClient tx, ReadModel readModel, List<Projected<E>> events);
+
+    /** What the events changed, for the live stream (published after the commit). */
+    default List<ProjectionListener.Change> changes(List<E> envelopes) {
+        return List.of();
+    }
+
+    /** An event with where it was read from (trace order falls back to the offset). */
+    record Projected<E>(E envelope, int partition, long offset) {
+    }
+}

@@ -1,0 +1,279 @@
+package dev.hindsight.query.projection;
+
+import dev.hindsight.events.EventHeader;
+import dev.hindsight.events.reasoning.ActivityRecorded;
+import dev.hindsight.events.reasoning.CommandRun;
+import dev.hindsight.events.reasoning.FileEdit;
+import dev.hindsight.events.reasoning.LegacyToolInvocation;
+import dev.hindsight.events.reasoning.MessageRecorded;
+import dev.hindsight.events.reasoning.PositionRecorded;
+import dev.hindsight.events.reasoning.ReasoningEvent;
+import dev.hindsight.events.reasoning.SessionCompleted;
+import dev.hindsight.events.reasoning.SessionStarted;
+import dev.hindsight.events.reasoning.ThinkingStep;
+import dev.hindsight.events.reasoning.ThoughtLog;
+import dev.hindsight.platform.kafka.Decoded;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+/**
+ * Projects {@code hindsight.reasoning.v1} (sessions, messages, positions, trace activities, completions) into the
+ * session read models. A polled batch is one transaction; each statement runs once per batch as a pipelined batch
+ * execution, in the order started → messages → positions → activities → completed. Every statement is idempotent
+ * on its natural key and commutes with the others, so their order within a batch does not change the result.
+ */
+@ApplicationScoped
+public class ReasoningProjection implements Projection<ReasoningEvent> {
+
+    private static final String UPSERT_STARTED = """
+            INSERT INTO {rm}.session (tenant_id, session_id, kind, started_at, job_id, trading_date, model, attributes,
+                                      labels, last_event_at, listed_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $4)
+            ON CONFLICT (tenant_id, session_id) DO UPDATE SET
+                kind = EXCLUDED.kind, started_at = EXCLUDED.started_at, job_id = EXCLUDED.job_id,
+                trading_date = EXCLUDED.trading_date, model = EXCLUDED.model, attributes = EXCLUDED.attributes,
+                labels = EXCLUDED.labels, listed_at = EXCLUDED.started_at,
+                last_event_at = GREATEST({rm}.session.last_event_at, EXCLUDED.last_event_at)""";
+
+    // One statement: insert the message unless its index is taken (the first event wins, seed 000's
+    // UNIQUE(session_id, message_index)), and count it on the session only if inserted.
+    private static final String INSERT_MESSAGE = """
+            WITH inserted AS (
+                INSERT INTO {rm}.message (tenant_id, session_id, message_index, role, content, tool_name, tool_input,
+                                          occurred_at, thinking_steps, legacy_reasoning, legacy_tools, event_id)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                ON CONFLICT (tenant_id, session_id, message_index) DO NOTHING
+                RETURNING 1)
+            INSERT INTO {rm}.session (tenant_id, session_id, total_messages, last_event_at, listed_at)
+            SELECT $1, $2, count(*), $13, $13 FROM inserted
+            ON CONFLICT (tenant_id, session_id) DO UPDATE SET
+                total_messages = {rm}.session.total_messages + EXCLUDED.total_messages,
+                last_event_at = GREATEST({rm}.session.last_event_at, EXCLUDED.last_event_at)""";
+
+    private static final String INSERT_POSITION = """
+            INSERT INTO {rm}.position (tenant_id, session_id, action_id, action_type, symbol, amount, price, cash_after,
+                                       portfolio_value, daily_profit, daily_return_pct, event_id)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+            ON CONFLICT (tenant_id, session_id, action_id) DO NOTHING""";
+
+    private static final String INSERT_ACTIVITY = """
+            INSERT INTO {rm}.activity (tenant_id, session_id, activity_id, sequence, occurred_at, event_type, payload,
+                                       source_partition, source_offset, event_id)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+            ON CONFLICT (tenant_id, session_id, activity_id) DO NOTHING""";
+
+    private static final String UPSERT_COMPLETED = """
+            INSERT INTO {rm}.session (tenant_id, session_id, completed_at, outcome, final_code_diff, summary_hint,
+                                      judge_requested, last_event_at, listed_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+            ON CONFLICT (tenant_id, session_id) DO UPDATE SET
+                completed_at = EXCLUDED.completed_at, outcome = EXCLUDED.outcome,
+                final_code_diff = EXCLUDED.final_code_diff, summary_hint = EXCLUDED.summary_hint,
+                judge_requested = EXCLUDED.judge_requested,
+                last_event_at = GREATEST({rm}.session.last_event_at, EXCLUDED.last_event_at)""";
+
+    private final Projector projector;
+    private final String topic;
+    private final String deadLetterTopic;
+
+    public ReasoningProjection(Projector projector,
+            @ConfigProperty(name = "mp.messaging.incoming.reasoning.topic") String topic,
+            @ConfigProperty(name = "mp.messaging.incoming.reasoning.dead-letter-queue.topic") String deadLetterTopic) {
+        this.projector = projector;
+        this.topic = topic;
+        this.deadLetterTopic = deadLetterTopic;
+    }
+
+    @Incoming("reasoning")
+    public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
+        List<org.apache.kafka.clients.consumer.ConsumerRecord<String, Decoded>> list = new ArrayList<>(records.count());
+        records.forEach(list::add);
+        return projector.live(this, list);
+    }
+
+    @Override
+    public String topic() {
+        return topic;
+    }
+
+    @Override
+    public String consumer() {
+        return "query.reasoning";
+    }
+
+    @Override
+    public String deadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    @Override
+    public Class<ReasoningEvent> envelopeType() {
+        return ReasoningEvent.class;
+    }
+
+    @Override
+    public EventHeader header(ReasoningEvent envelope) {
+        return envelope.getHeader();
+    }
+
+    @Override
+    public List<ProjectionListener.Change> changes(List<ReasoningEvent> envelopes) {
+        Map<String, ProjectionListener.Change> sessions = new LinkedHashMap<>();
+        for (ReasoningEvent event : envelopes) {
+            String tenant = event.getHeader().getTenantId();
+            sessions.put(tenant + '\u001f' + event.getSessionId(), new ProjectionListener.Change(tenant, "session",
+                    event.getSessionId(), event.getHeader().getRecordedAt()));
+        }
+        return new ArrayList<>(sessions.values());
+    }
+
+    @Override
+    public Uni<Void> apply(SqlClient tx, ReadModel model, List<Projected<ReasoningEvent>> events) {
+        Map<String, List<Tuple>> statements = new HashMap<>();
+        for (Projected<ReasoningEvent> projected : events) {
+            ReasoningEvent event = projected.envelope();
+            String tenant = event.getHeader().getTenantId();
+            String sessionId = event.getSessionId();
+            Instant at = event.getHeader().getRecordedAt();
+            Object payload = event.getPayload();
+            if (payload instanceof SessionStarted started) {
+                add(statements, UPSERT_STARTED, started(tenant, sessionId, started, at));
+            } else if (payload instanceof MessageRecorded message) {
+                add(statements, INSERT_MESSAGE, message(tenant, sessionId, message, event.getHeader(), at));
+            } else if (payload instanceof PositionRecorded position) {
+                add(statements, INSERT_POSITION, position(tenant, sessionId, position, event.getHeader()));
+            } else if (payload instanceof ActivityRecorded activity) {
+                add(statements, INSERT_ACTIVITY, activity(tenant, sessionId, activity, projected, event.getHeader()));
+            } else if (payload instanceof SessionCompleted completed) {
+                add(statements, UPSERT_COMPLETED, completed(tenant, sessionId, completed, at));
+            } else {
+                throw new IllegalArgumentException("unknown reasoning payload " + payload.getClass().getName());
+            }
+        }
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (String statement : List.of(UPSERT_STARTED, INSERT_MESSAGE, INSERT_POSITION, INSERT_ACTIVITY,
+                UPSERT_COMPLETED)) {
+            List<Tuple> batch = statements.get(statement);
+            if (batch != null) {
+                chain = chain.chain(() -> tx.preparedQuery(model.sql(statement)).executeBatch(batch).replaceWithVoid());
+            }
+        }
+        return chain;
+    }
+
+    private static void add(Map<String, List<Tuple>> statements, String statement, Tuple tuple) {
+        statements.computeIfAbsent(statement, s -> new ArrayList<>()).add(tuple);
+    }
+
+    private static Tuple started(String tenant, String sessionId, SessionStarted started, Instant at) {
+        JsonObject attributes = new JsonObject();
+        String model = null;
+        if (started.getChat() != null) {
+            attributes.put("agent", started.getChat().getAgent())
+                    .put("model", started.getChat().getModel())
+                    .put("title", started.getChat().getTitle());
+            model = started.getChat().getModel();
+        }
+        if (started.getDebug() != null) {
+            attributes.put("developer_id", started.getDebug().getDeveloperId())
+                    .put("task_id", started.getDebug().getTaskId())
+                    .put("task_description", started.getDebug().getTaskDescription())
+                    .put("repo_url", started.getDebug().getRepoUrl())
+                    .put("repo_commit_hash", started.getDebug().getRepoCommitHash());
+        }
+        var trading = started.getTrading();
+        if (trading != null) {
+            model = trading.getModel();
+        }
+        // Arrays.asList, not List.of: absent attributes are SQL NULLs.
+        return Tuple.from(Arrays.asList(tenant, sessionId, started.getKind().name().toLowerCase(Locale.ROOT),
+                Json.utc(started.getStartedAt()), trading == null ? null : trading.getJobId(),
+                trading == null ? null : trading.getDate(), model, Json.withoutNulls(attributes),
+                new JsonObject(new HashMap<>(started.getLabels())), Json.utc(at)));
+    }
+
+    private static Tuple message(String tenant, String sessionId, MessageRecorded message, EventHeader header,
+            Instant at) {
+        JsonArray steps = new JsonArray();
+        for (ThinkingStep step : message.getThinkingSteps()) {
+            steps.add(Json.withoutNulls(new JsonObject()
+                    .put("step_order", step.getStepOrder())
+                    .put("step_type", step.getStepType().name().toLowerCase(Locale.ROOT))
+                    .put("content", step.getContent())
+                    .put("tool_name", step.getToolName())
+                    .put("tool_arguments", Json.value(step.getToolArguments()))
+                    .put("tool_result", step.getToolResult())
+                    .put("tool_error", step.getToolError())));
+        }
+        JsonArray legacyTools = null;
+        if (message.getLegacyTools() != null) {
+            legacyTools = new JsonArray();
+            for (LegacyToolInvocation tool : message.getLegacyTools()) {
+                legacyTools.add(Json.withoutNulls(new JsonObject()
+                        .put("tool_name", tool.getToolName())
+                        .put("tool_arguments", Json.value(tool.getToolArguments()))
+                        .put("tool_result", tool.getToolResult())
+                        .put("tool_error", tool.getToolError())));
+            }
+        }
+        return Tuple.from(Arrays.asList(tenant, sessionId, message.getMessageIndex(),
+                message.getRole().name().toLowerCase(Locale.ROOT), message.getContent(), message.getToolName(),
+                message.getToolInput(), Json.utc(message.getTimestamp()), steps, message.getLegacyReasoning(),
+                legacyTools, header.getEventId(), Json.utc(at)));
+    }
+
+    private static Tuple position(String tenant, String sessionId, PositionRecorded position, EventHeader header) {
+        return Tuple.from(Arrays.asList(tenant, sessionId, position.getActionId(), position.getActionType(),
+                position.getSymbol(), position.getAmount(), position.getPrice(), position.getCashAfter(),
+                position.getPortfolioValue(), position.getDailyProfit(), position.getDailyReturnPct(),
+                header.getEventId()));
+    }
+
+    private static Tuple activity(String tenant, String sessionId, ActivityRecorded activity,
+            Projected<ReasoningEvent> projected, EventHeader header) {
+        String type;
+        JsonObject payload;
+        Object body = activity.getActivity();
+        if (body instanceof ThoughtLog thought) {
+            type = "thought_log";
+            payload = new JsonObject().put("thought_text", thought.getThoughtText());
+        } else if (body instanceof FileEdit edit) {
+            type = "file_edit";
+            payload = Json.withoutNulls(new JsonObject().put("file_path", edit.getFilePath())
+                    .put("content_diff", edit.getContentDiff()));
+        } else if (body instanceof CommandRun command) {
+            type = "command_run";
+            payload = Json.withoutNulls(new JsonObject().put("command_text", command.getCommandText())
+                    .put("working_directory", command.getWorkingDirectory())
+                    .put("exit_code", command.getExitCode())
+                    .put("stdout", command.getStdout())
+                    .put("stderr", command.getStderr()));
+        } else {
+            throw new IllegalArgumentException("unknown activity " + body.getClass().getName());
+        }
+        return Tuple.from(Arrays.asList(tenant, sessionId, activity.getActivityId(), activity.getSequence(),
+                Json.utc(activity.getTimestamp()), type, payload, projected.partition(), projected.offset(),
+                header.getEventId()));
+    }
+
+    private static Tuple completed(String tenant, String sessionId, SessionCompleted completed, Instant at) {
+        return Tuple.from(Arrays.asList(tenant, sessionId, Json.utc(completed.getCompletedAt()),
+                completed.getOutcome().name().toLowerCase(Locale.ROOT), completed.getFinalCodeDiff(),
+                completed.getSummaryHint(), completed.getJudgeRequested(), Json.utc(at)));
+    }
+}

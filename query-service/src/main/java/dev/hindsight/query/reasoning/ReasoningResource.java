@@ -1,0 +1,67 @@
+package dev.hindsight.query.reasoning;
+
+import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.platform.problem.Problem;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** Seed 000's endpoint at its own path, {@code GET /reasoning}; the same answer is at {@code /v1/reasoning}. */
+@Path("/reasoning")
+@Tag(name = "Reasoning (seed 000)")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Scopes.READ)
+public class ReasoningResource {
+
+    private final ReasoningQuery query;
+
+    public ReasoningResource(ReasoningQuery query) {
+        this.query = query;
+    }
+
+    @GET
+    @Operation(summary = "Reasoning logs of trading model-days", description = "Filters job_id, date (YYYY-MM-DD), "
+            + "model; include_full_conversation=true adds each session's messages (assistant messages with their "
+            + "summary). At most " + ReasoningQuery.MAX_SESSIONS + " sessions per answer.")
+    @APIResponse(responseCode = "200", description = "{\"sessions\": [...], \"count\": N}")
+    @APIResponse(responseCode = "400", description = "Invalid date format",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @APIResponse(responseCode = "404", description = "No sessions found matching filters",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<JsonObject> get(@QueryParam("job_id") String jobId, @QueryParam("date") String date,
+            @QueryParam("model") String model,
+            @QueryParam("include_full_conversation") String includeFullConversation) {
+        return query.find(ReasoningQuery.Filters.parse(jobId, date, model, includeFullConversation));
+    }
+
+    /** {@code GET /v1/reasoning}: the same, under the versioned API. */
+    @Path("/v1/reasoning")
+    @Tag(name = "Reasoning (seed 000)")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Scopes.READ)
+    public static class Versioned {
+
+        private final ReasoningQuery query;
+
+        public Versioned(ReasoningQuery query) {
+            this.query = query;
+        }
+
+        @GET
+        @Operation(summary = "Reasoning logs of trading model-days (same as GET /reasoning)")
+        public Uni<JsonObject> get(@QueryParam("job_id") String jobId, @QueryParam("date") String date,
+                @QueryParam("model") String model,
+                @QueryParam("include_full_conversation") String includeFullConversation) {
+            return query.find(ReasoningQuery.Filters.parse(jobId, date, model, includeFullConversation));
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.hindsight.query.session;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.hindsight.platform.problem.Problem.FieldError;
+import dev.hindsight.platform.problem.ProblemException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * {@code GET /v1/sessions}: filters, newest first, and an opaque keyset cursor ({@code listed_at}, {@code session_id})
+ * so that a page never skips or repeats a session while new ones arrive.
+ */
+public final class SessionListing {
+
+    public static final int DEFAULT_LIMIT = 50;
+    public static final int MAX_LIMIT = 200;
+
+    /** One session in a listing (no messages). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Summary(String sessionId, String kind, OffsetDateTime startedAt, OffsetDateTime completedAt,
+            String outcome, String jobId, LocalDate date, String model, int totalMessages, String sessionSummary,
+            String qaStatus) {
+    }
+
+    /** A page: the sessions, and the cursor of the next page when there is one. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Page(List<Summary> sessions, int count, String nextCursor) {
+    }
+
+    /** Where the previous page ended. */
+    public record Cursor(Instant listedAt, String sessionId) {
+
+        public String encode() {
+            String raw = listedAt.toString() + '|' + sessionId;
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+        }
+
+        static Cursor decode(String text) {
+            try {
+                String raw = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.UTF_8);
+                int bar = raw.indexOf('|');
+                return new Cursor(Instant.parse(raw.substring(0, bar)), raw.substring(bar + 1));
+            } catch (IllegalArgumentException | DateTimeParseException | StringIndexOutOfBoundsException bad) {
+                throw ProblemException.badRequest("Invalid cursor", List.of(new FieldError("cursor",
+                        "not a cursor this API returned; start again without it")));
+            }
+        }
+    }
+
+    /** The validated query. */
+    public record Query(String kind, String model, String outcome, OffsetDateTime from, OffsetDateTime to,
+            Cursor after, int limit) {
+
+        /** The statement and its parameters, with only the filters present (so each gets its index). */
+        String sql(List<Object> params, String tenant) {
+            StringBuilder sql = new StringBuilder("""
+                    SELECT session_id, kind, started_at, completed_at, outcome, job_id, trading_date, model,
+                           total_messages, session_summary, qa_status, listed_at
+                    FROM {rm}.session WHERE tenant_id = $1""");
+            params.add(tenant);
+            if (kind != null) {
+                params.add(kind);
+                sql.append(" AND kind = $").append(params.size());
+            }
+            if (model != null) {
+                params.add(model);
+                sql.append(" AND model = $").append(params.size());
+            }
+            if (outcome != null) {
+                params.add(outcome);
+                sql.append(" AND outcome = $").append(params.size());
+            }
+            if (from != null) {
+                params.add(from);
+                sql.append(" AND listed_at >= $").append(params.size());
+            }
+            if (to != null) {
+                params.add(to);
+                sql.append(" AND listed_at < $").append(params.size());
+            }
+            if (after != null) {
+                params.add(after.listedAt().atOffset(ZoneOffset.UTC));
+                params.add(after.sessionId());
+                sql.append(" AND (listed_at, session_id) < ($").append(params.size() - 1).append(", $")
+                        .append(params.size()).append(')');
+            }
+            params.add(limit + 1);
+            sql.append(" ORDER BY listed_at DESC, session_id DESC LIMIT $").append(params.size());
+            return sql.toString();
+        }
+    }
+
+    private SessionListing() {
+    }
+
+    /** Validates every parameter, reporting all that are wrong at once. */
+    public static Query query(String kind, String model, String outcome, String from, String to, String cursor,
+            String limit) {
+        List<FieldError> errors = new ArrayList<>();
+        if (kind != null && !List.of("trading", "chat", "debug").contains(kind)) {
+            errors.add(new FieldError("kind", "must be one of trading, chat, debug"));
+        }
+        if (outcome != null && !List.of("success", "failure", "unknown").contains(outcome)) {
+            errors.add(new FieldError("outcome", "must be one of success, failure, unknown"));
+        }
+        if (model != null && (model.isBlank() || model.length() > 200)) {
+            errors.add(new FieldError("model", "must be 1 to 200 characters"));
+        }
+        OffsetDateTime fromTime = time("from", from, errors);
+        OffsetDateTime toTime = time("to", to, errors);
+        int size = DEFAULT_LIMIT;
+        if (limit != null) {
+            try {
+                size = Integer.parseInt(limit);
+                if (size < 1 || size > MAX_LIMIT) {
+                    errors.add(new FieldError("limit", "must be between 1 and " + MAX_LIMIT));
+                }
+            } catch (NumberFormatException notANumber) {
+                errors.add(new FieldError("limit", "must be an integer between 1 and " + MAX_LIMIT));
+            }
+        }
+        Cursor after = null;
+        if (cursor != null) {
+            try {
+                after = Cursor.decode(cursor);
+            } catch (ProblemException bad) {
+                errors.add(new FieldError("cursor", "not a cursor this API returned; start again without it"));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw ProblemException.badRequest("Invalid query", errors);
+        }
+        return new Query(kind, model, outcome, fromTime, toTime, after, size);
+    }
+
+    /** A date (YYYY-MM-DD, midnight UTC) or an ISO-8601 instant with offset. */
+    static OffsetDateTime time(String field, String value, List<FieldError> errors) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            if (value.length() == 10) {
+                return LocalDate.parse(value).atStartOfDay().atOffset(ZoneOffset.UTC);
+            }
+            return OffsetDateTime.parse(value);
+        } catch (DateTimeParseException bad) {
+            errors.add(new FieldError(field, "must be a date (YYYY-MM-DD) or an ISO-8601 timestamp with offset"));
+            return null;
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.hindsight.query.trace;
+
+import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.problem.Problem;
+import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.query.projection.Generations;
+import dev.hindsight.query.reasoning.Times;
+import dev.hindsight.query.session.SessionRepository;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * A debugging trace in seed 003's own JSON shape (root metadata, {@code Final_code_diff} spelled as the seed spells
+ * it, events in trace order with a normalized {@code timestamp}) and its {@code qa_results}. One query.
+ */
+@Path("/v1/traces")
+@Tag(name = "Traces (seed 003)")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Scopes.READ)
+public class TraceResource {
+
+    private static final String SELECT = "SELECT s.*, " + SessionRepository.ACTIVITIES + " AS activities "
+            + "FROM {rm}.session s WHERE s.tenant_id = $1 AND s.session_id = $2 AND s.kind = 'debug'";
+
+    private final Pool pool;
+    private final Generations generations;
+    private final TenantContext tenant;
+
+    public TraceResource(Pool pool, Generations generations, TenantContext tenant) {
+        this.pool = pool;
+        this.generations = generations;
+        this.tenant = tenant;
+    }
+
+    @GET
+    @Path("/{traceId}")
+    @Operation(summary = "A debugging trace with its QA results", description = "qa_results.status is pending until "
+            + "the QA judge has scored the trace, then completed (score 0-100, rubric, judged_at) or failed (reason).")
+    @APIResponse(responseCode = "200", description = "The trace")
+    @APIResponse(responseCode = "404", description = "No such trace for this tenant",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<JsonObject> get(@PathParam("traceId") @Size(max = 128) String traceId) {
+        String tenantId = tenant.tenant();
+        return generations.current()
+                .chain(rm -> pool.preparedQuery(rm.sql(SELECT)).execute(Tuple.of(tenantId, traceId)))
+                .map(rows -> {
+                    if (rows.size() == 0) {
+                        throw ProblemException.notFound("No trace " + traceId);
+                    }
+                    return trace(rows.iterator().next());
+                });
+    }
+
+    static JsonObject trace(Row row) {
+        JsonObject attributes = row.getJsonObject("attributes");
+        var score = row.getBigDecimal("qa_score");
+        JsonObject qa = new JsonObject()
+                .put("status", row.getString("qa_status"))
+                .put("score", score == null ? null : score.doubleValue())
+                .put("rubric", row.getJsonObject("qa_rubric"))
+                .put("judged_at", Times.iso(row.getOffsetDateTime("qa_judged_at")));
+        if (row.getString("qa_reason") != null) {
+            qa.put("reason", row.getString("qa_reason"));
+        }
+        return new JsonObject()
+                .put("trace_id", row.getString("session_id"))
+                .put("developer_id", attributes.getString("developer_id"))
+                .put("task_id", attributes.getString("task_id"))
+                .put("task_description", attributes.getString("task_description"))
+                .put("repo_url", attributes.getString("repo_url"))
+                .put("repo_commit_hash", attributes.getString("repo_commit_hash"))
+                .put("start_timestamp", Times.iso(row.getOffsetDateTime("started_at")))
+                .put("end_timestamp", Times.iso(row.getOffsetDateTime("completed_at")))
+                .put("Final_code_diff", row.getString("final_code_diff"))
+                .put("outcome", row.getString("outcome"))
+                .put("events", new JsonArray(row.getJsonArray("activities").encode()))
+                .put("qa_results", qa);
+    }
+}
