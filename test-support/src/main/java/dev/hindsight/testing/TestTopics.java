@@ -128,6 +128,11 @@ public final class TestTopics {
 
     /** Publishes {@code value} keyed by {@code key} and waits for the broker's acknowledgement. */
     public static <T extends SpecificRecord> void write(String topic, String key, T value) {
+        writeAll(topic, List.of(Map.entry(key, value)));
+    }
+
+    /** Publishes (key, value) pairs in order through one producer and waits until the broker acknowledged all. */
+    public static <T extends SpecificRecord> void writeAll(String topic, List<Map.Entry<String, T>> records) {
         Map<String, Object> config = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all",
@@ -139,9 +144,15 @@ public final class TestTopics {
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(TestTopics.class.getClassLoader());
         try (KafkaProducer<String, T> producer = new KafkaProducer<>(config)) {
-            producer.send(new ProducerRecord<>(topic, key, value)).get();
+            List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+            for (Map.Entry<String, T> record : records) {
+                sent.add(producer.send(new ProducerRecord<>(topic, record.getKey(), record.getValue())));
+            }
+            for (java.util.concurrent.Future<?> ack : sent) {
+                ack.get();
+            }
         } catch (Exception e) {
-            throw new IllegalStateException("Could not write a test event to " + topic, e);
+            throw new IllegalStateException("Could not write test events to " + topic, e);
         } finally {
             thread.setContextClassLoader(previous);
         }

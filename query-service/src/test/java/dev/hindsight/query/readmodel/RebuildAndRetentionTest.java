@@ -1,0 +1,192 @@
+package dev.hindsight.query.readmodel;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+
+import dev.hindsight.events.reasoning.MessageRecorded;
+import dev.hindsight.events.reasoning.MessageRole;
+import dev.hindsight.events.reasoning.SessionKind;
+import dev.hindsight.events.reasoning.SessionStarted;
+import dev.hindsight.events.signals.SignalType;
+import dev.hindsight.events.signals.SmoothCompletion;
+import dev.hindsight.query.support.Events;
+import dev.hindsight.testing.HindsightTestResource;
+import dev.hindsight.testing.TestTenants;
+import dev.hindsight.testing.TestTopics;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Operations on the read models: a rebuild from offset zero that switches readers over without downtime and
+ * produces the same rows, retention per event type, and the live stream.
+ */
+@QuarkusTest
+@QuarkusTestResource(HindsightTestResource.class)
+class RebuildAndRetentionTest {
+
+    private static final Instant T0 = Instant.parse("2025-10-02T10:00:00Z");
+
+    @Inject
+    Pool pool;
+
+    @TestHTTPResource("/v1/stream")
+    URI stream;
+
+    @Test
+    void aRebuildFillsANewGenerationFromOffsetZeroSwitchesReadersAndEqualsTheOriginalRowForRow() {
+        String sessionId = "rebuild-" + UUID.randomUUID();
+        String messageId = "msg-" + UUID.randomUUID();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Events.session("tenant-a", sessionId,
+                SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0).build(),
+                message(0, "question"), message(1, "answer"), message(1, "a conflicting re-send: the first wins"));
+        TestTopics.writeAll(Events.DECISIONS, List.of(Map.entry(messageId,
+                Events.decisionSet("tenant-a", "ds-" + UUID.randomUUID(), messageId, sessionId, now, List.of()))));
+        TestTopics.writeAll(Events.SIGNALS, List.of(Map.entry(messageId, Events.signal("tenant-a", messageId,
+                sessionId, SignalType.SMOOTH_COMPLETION, SmoothCompletion.newBuilder().build(), now))));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
+                .header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/messages/" + messageId + "/signals")
+                .then().statusCode(200).body("count", equalTo(1)));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
+                .header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/sessions/" + sessionId).then().statusCode(200).body("messages", hasSize(2)));
+        int before = currentGeneration();
+
+        int rebuilt = given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().post("/v1/admin/read-models/rebuild")
+                .then().statusCode(202).body("state", equalTo("building")).extract().path("generation");
+        assertThat(rebuilt).isGreaterThan(before);
+        // Readers keep being served by the current generation while the new one fills.
+        given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/sessions/" + sessionId).then().statusCode(200).body("messages", hasSize(2));
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> currentGeneration() == rebuilt);
+        JsonPath generations = given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/admin/read-models").then().statusCode(200).extract().jsonPath();
+        assertThat(generations.getString("find { it.generation == " + before + " }.state")).isEqualTo("retired");
+        given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/sessions/" + sessionId).then().statusCode(200)
+                .body("messages[1].content", equalTo("answer"));
+
+        // Retention applies to the generation readers use (the retired one had it applied while it was current).
+        given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().post("/v1/admin/read-models/retention").then().statusCode(200);
+        for (String table : templateTables()) {
+            String columns = table.equals("processed_event") ? "consumer, event_id, tenant_id" : "*";
+            long originalRows = count("SELECT count(*) FROM rm_" + before + "." + table);
+            long rebuiltRows = count("SELECT count(*) FROM rm_" + rebuilt + "." + table);
+            long missing = count("SELECT count(*) FROM (SELECT " + columns + " FROM rm_" + before + "." + table
+                    + " EXCEPT ALL SELECT " + columns + " FROM rm_" + rebuilt + "." + table + ") x");
+            long extra = count("SELECT count(*) FROM (SELECT " + columns + " FROM rm_" + rebuilt + "." + table
+                    + " EXCEPT ALL SELECT " + columns + " FROM rm_" + before + "." + table + ") x");
+            assertThat(rebuiltRows).as(table + " rows").isEqualTo(originalRows);
+            assertThat(missing).as(table + " rows of the original missing from the rebuild").isZero();
+            assertThat(extra).as(table + " rows in the rebuild that the original lacks").isZero();
+        }
+        assertThat(count("SELECT count(*) FROM rm_" + rebuilt + ".message")).isPositive();
+        assertThat(count("SELECT count(*) FROM rm_" + rebuilt + ".decision_set")).isPositive();
+    }
+
+    @Test
+    void retentionRemovesDecisionSetsAndSignalsOlderThan90DaysAndKeepsTheRest() {
+        String oldSet = "ds-old-" + UUID.randomUUID();
+        String recentSet = "ds-recent-" + UUID.randomUUID();
+        String oldMessage = "msg-old-" + UUID.randomUUID();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        TestTopics.writeAll(Events.DECISIONS, List.of(
+                Map.entry(oldMessage, Events.decisionSet("tenant-a", oldSet, oldMessage, "s", now.minus(100,
+                        ChronoUnit.DAYS), List.of())),
+                Map.entry("m", Events.decisionSet("tenant-a", recentSet, "m", "s", now.minus(89, ChronoUnit.DAYS),
+                        List.of()))));
+        TestTopics.writeAll(Events.SIGNALS, List.of(Map.entry(oldMessage, Events.signal("tenant-a", oldMessage, "s",
+                SignalType.SMOOTH_COMPLETION, SmoothCompletion.newBuilder().build(), now.minus(91, ChronoUnit.DAYS)))));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
+                .header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/decision-sets/" + oldSet).then().statusCode(200).body("signals", hasSize(1)));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
+                .header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/decision-sets/" + recentSet).then().statusCode(200));
+
+        given().header("Authorization", TestTenants.READ_ONLY_A.bearer())
+                .when().post("/v1/admin/read-models/retention").then().statusCode(403);
+        given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().post("/v1/admin/read-models/retention").then().statusCode(200);
+
+        given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/decision-sets/" + oldSet).then().statusCode(404);
+        given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/messages/" + oldMessage + "/signals").then().statusCode(200).body("count", equalTo(0));
+        given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/decision-sets/" + recentSet).then().statusCode(200);
+    }
+
+    @Test
+    void theLiveStreamAnnouncesNewlyProjectedSessionsOfTheCallersTenantOnly() throws Exception {
+        String mine = "live-" + UUID.randomUUID();
+        String theirs = "live-b-" + UUID.randomUUID();
+        HttpClient client = HttpClient.newHttpClient();
+        HttpResponse<Stream<String>> response = client.send(HttpRequest.newBuilder(stream)
+                .header("Authorization", TestTenants.TENANT_A.bearer()).header("Accept", "text/event-stream")
+                .build(), HttpResponse.BodyHandlers.ofLines());
+        assertThat(response.statusCode()).isEqualTo(200);
+        CompletableFuture<List<String>> lines = CompletableFuture.supplyAsync(() -> response.body()
+                .filter(line -> line.startsWith("data:"))
+                .takeWhile(line -> !line.contains(mine))
+                .toList());
+
+        Events.session("tenant-b", theirs, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
+                .build());
+        Events.session("tenant-a", mine, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
+                .build());
+
+        // takeWhile stops at the line announcing our session: completing at all proves it arrived.
+        List<String> before = lines.get(30, TimeUnit.SECONDS);
+        assertThat(before).noneMatch(line -> line.contains(theirs));
+        response.body().close();
+    }
+
+    private int currentGeneration() {
+        return given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/admin/read-models").then().statusCode(200).extract().jsonPath()
+                .getInt("find { it.state == 'current' }.generation");
+    }
+
+    private List<String> templateTables() {
+        return pool.query("SELECT tablename FROM pg_tables WHERE schemaname = 'rm_template' ORDER BY tablename")
+                .execute().await().atMost(Duration.ofSeconds(10)).stream().map(row -> row.getString(0)).toList();
+    }
+
+    private long count(String sql) {
+        Row row = pool.query(sql).execute().await().atMost(Duration.ofSeconds(10)).iterator().next();
+        return row.getLong(0);
+    }
+
+    private static MessageRecorded message(int index, String content) {
+        return MessageRecorded.newBuilder().setMessageIndex(index)
+                .setRole(index % 2 == 0 ? MessageRole.USER : MessageRole.ASSISTANT).setContent(content)
+                .setTimestamp(T0.plusSeconds(index)).build();
+    }
+}

@@ -1,0 +1,79 @@
+package dev.hindsight.query.support;
+
+import dev.hindsight.events.EventHeader;
+import dev.hindsight.events.ProducerIdentity;
+import dev.hindsight.events.decisions.Decision;
+import dev.hindsight.events.decisions.DecisionEvent;
+import dev.hindsight.events.decisions.DecisionSetRecorded;
+import dev.hindsight.events.reasoning.ReasoningEvent;
+import dev.hindsight.events.signals.BehaviorSignalRecorded;
+import dev.hindsight.events.signals.SignalEvent;
+import dev.hindsight.events.signals.SignalType;
+import dev.hindsight.testing.TestTopics;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Builds and publishes the envelopes ingest-service would publish, for query-service's given-events tests. */
+public final class Events {
+
+    public static final String REASONING = "hindsight.reasoning.v1";
+    public static final String DECISIONS = "hindsight.decisions.v1";
+    public static final String SIGNALS = "hindsight.signals.v1";
+
+    private Events() {
+    }
+
+    public static EventHeader header(String tenant, Instant occurredAt) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        return EventHeader.newBuilder().setEventId(UUID.randomUUID()).setTenantId(tenant)
+                .setOccurredAt(occurredAt == null ? now : occurredAt).setRecordedAt(now)
+                .setProducer(ProducerIdentity.newBuilder().setPrincipal("test").build()).build();
+    }
+
+    public static ReasoningEvent reasoning(String tenant, String sessionId, Object payload) {
+        return ReasoningEvent.newBuilder().setHeader(header(tenant, null)).setSessionId(sessionId)
+                .setPayload(payload).build();
+    }
+
+    /** Publishes a session's events in order (one partition: keyed by session id). */
+    public static void session(String tenant, String sessionId, Object... payloads) {
+        List<Map.Entry<String, ReasoningEvent>> records = new ArrayList<>();
+        for (Object payload : payloads) {
+            records.add(Map.entry(sessionId, reasoning(tenant, sessionId, payload)));
+        }
+        TestTopics.writeAll(REASONING, records);
+    }
+
+    public static Decision decision(String version, String infoNeed, String action, String confidence,
+            String reasoning) {
+        return Decision.newBuilder().setVersion(version).setInfoNeedType(infoNeed).setDecisionAction(action)
+                .setConfidenceLevel(confidence).setReasoning(reasoning).build();
+    }
+
+    public static DecisionEvent decisionSet(String tenant, String decisionSetId, String messageId, String sessionId,
+            Instant at, List<Decision> shadows) {
+        List<String> versions = shadows.stream().map(Decision::getVersion).toList();
+        return DecisionEvent.newBuilder().setHeader(header(tenant, at)).setMessageId(messageId)
+                .setPayload(DecisionSetRecorded.newBuilder().setDecisionSetId(decisionSetId).setMessageId(messageId)
+                        .setSessionId(sessionId).setQuestionText("What is the latest Python version?")
+                        .setQuestionHash(1234567890L).setActiveVersion("v1.0.0").setShadowVersions(versions)
+                        .setActiveDecision(decision(null, "EXTERNAL_FACT_UNCERTAIN", "REQUIRE_COMM", "low",
+                                "Time-sensitive query requires current data"))
+                        .setShadowDecisions(shadows)
+                        .setContextSnapshot("{\"execution_phase\":\"planning\",\"rag_chunks\":3}")
+                        .setTimestamp(at).build())
+                .build();
+    }
+
+    public static SignalEvent signal(String tenant, String messageId, String sessionId, SignalType type, Object data,
+            Instant at) {
+        return SignalEvent.newBuilder().setHeader(header(tenant, at)).setMessageId(messageId)
+                .setPayload(BehaviorSignalRecorded.newBuilder().setMessageId(messageId).setSessionId(sessionId)
+                        .setSignalType(type).setSignalData(data).setTimestamp(at).build())
+                .build();
+    }
+}
