@@ -1,0 +1,67 @@
+package dev.hindsight.query.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.query.reasoning.ReasoningQuery;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Parameter parsing and SQL shaping of the read API, and seed 001's legacy fallback, without containers. */
+class QueryParsingTest {
+
+    @Test
+    void aCursorRoundTripsAndAForgedOneIsA400() {
+        var cursor = new SessionListing.Cursor(Instant.parse("2025-10-02T10:00:00.123456Z"), "chat|with|bars");
+        var query = SessionListing.query(null, null, null, null, null, cursor.encode(), null);
+        assertThat(query.after()).isEqualTo(cursor);
+        assertThatThrownBy(() -> SessionListing.query(null, null, null, null, null, "bm90LWEtY3Vyc29y", null))
+                .isInstanceOf(ProblemException.class);
+    }
+
+    @Test
+    void onlyTheFiltersGivenReachTheStatementInOrder() {
+        var query = SessionListing.query("chat", null, "success", "2025-10-01", null, null, "10");
+        List<Object> params = new ArrayList<>();
+        String sql = query.sql(params, "tenant-a");
+        assertThat(sql).contains("kind = $2").contains("outcome = $3").contains("listed_at >= $4")
+                .doesNotContain("model =").endsWith("LIMIT $5");
+        assertThat(params).hasSize(5).last().isEqualTo(11);
+    }
+
+    @Test
+    void everyInvalidParameterIsReportedAtOnce() {
+        assertThatThrownBy(() -> SessionListing.query("robot", "", "maybe", "2025-02-30", "soon", null, "500"))
+                .isInstanceOfSatisfying(ProblemException.class, e -> assertThat(e.problem().errors())
+                        .extracting("field").containsExactly("kind", "outcome", "model", "from", "to", "limit"));
+    }
+
+    @Test
+    void reasoningFiltersFollowSeed000() {
+        var filters = ReasoningQuery.Filters.parse("job", "2025-10-02", "gpt-5", "true");
+        assertThat(filters.date()).isEqualTo(LocalDate.of(2025, 10, 2));
+        assertThat(filters.includeFullConversation()).isTrue();
+        assertThat(ReasoningQuery.Filters.parse(null, null, null, null).includeFullConversation()).isFalse();
+        assertThatThrownBy(() -> ReasoningQuery.Filters.parse(null, "02/10/2025", null, null))
+                .isInstanceOf(ProblemException.class);
+    }
+
+    @Test
+    void legacyReasoningComesFirstThenEachToolInListOrder() {
+        JsonArray tools = new JsonArray().add(new JsonObject().put("tool_name", "a")).add(new JsonObject()
+                .put("tool_name", "b").put("tool_error", "timeout"));
+        JsonArray steps = SessionView.MessageView.reconstruct("I will check a, then b.", tools);
+        assertThat(steps).hasSize(3);
+        assertThat(steps.getJsonObject(0).getString("step_type")).isEqualTo("reasoning");
+        assertThat(steps.getJsonObject(1).getString("tool_name")).isEqualTo("a");
+        assertThat(steps.getJsonObject(2).getInteger("step_order")).isEqualTo(2);
+        assertThat(steps.getJsonObject(2).getString("tool_error")).isEqualTo("timeout");
+        assertThat(SessionView.MessageView.reconstruct(null, tools)).hasSize(2);
+    }
+}
