@@ -39,8 +39,9 @@ public class Generations {
             + "ORDER BY generation DESC";
     private static final String NEXT = """
             INSERT INTO read_model_generation (generation, state)
-            SELECT COALESCE(max(generation), 0) + 1, $1 FROM read_model_generation
-            WHERE $1 = 'building' OR NOT EXISTS (SELECT 1 FROM read_model_generation)
+            SELECT g.next, $1 FROM (SELECT COALESCE(max(generation), 0) + 1 AS next, count(*) AS existing
+                                    FROM read_model_generation) g
+            WHERE $1 = 'building' OR g.existing = 0
             RETURNING generation""";
     private static final String TEMPLATE_TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = 'rm_template' "
             + "ORDER BY tablename";

@@ -20,6 +20,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -27,15 +28,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Projects {@code hindsight.reasoning.v1} (sessions, messages, positions, trace activities, completions) into the
- * session read models. A polled batch is one transaction; each statement runs once per batch as a pipelined batch
- * execution, in the order started → messages → positions → activities → completed. Every statement is idempotent
- * on its natural key and commutes with the others, so their order within a batch does not change the result.
+ * session read models. A polled batch is one transaction: all its messages are one set-based statement, every
+ * other kind of change one pipelined batch execution, in the order started → messages → positions → activities →
+ * completed. Every statement is idempotent on its natural key and commutes with the others, so their order within a
+ * batch does not change the result.
  */
 @ApplicationScoped
 public class ReasoningProjection implements Projection<ReasoningEvent> {
@@ -50,17 +53,31 @@ public class ReasoningProjection implements Projection<ReasoningEvent> {
                 labels = EXCLUDED.labels, listed_at = EXCLUDED.started_at,
                 last_event_at = GREATEST({rm}.session.last_event_at, EXCLUDED.last_event_at)""";
 
-    // One statement: insert the message unless its index is taken (the first event wins, seed 000's
-    // UNIQUE(session_id, message_index)), and count it on the session only if inserted.
-    private static final String INSERT_MESSAGE = """
-            WITH inserted AS (
+    // One statement for all of a batch's messages: insert each unless its index is taken (the first event wins,
+    // seed 000's UNIQUE(session_id, message_index); within the batch, in topic order), then count the inserted ones
+    // on their sessions, one session row update per session instead of one per message.
+    private static final String INSERT_MESSAGES = """
+            WITH input AS (
+                SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[],
+                                     $8::timestamptz[], $9::text[], $10::text[], $11::text[], $12::uuid[],
+                                     $13::timestamptz[])
+                    WITH ORDINALITY AS i(tenant_id, session_id, message_index, role, content, tool_name, tool_input,
+                                         occurred_at, thinking_steps, legacy_reasoning, legacy_tools, event_id,
+                                         recorded_at, n)),
+            inserted AS (
                 INSERT INTO {rm}.message (tenant_id, session_id, message_index, role, content, tool_name, tool_input,
                                           occurred_at, thinking_steps, legacy_reasoning, legacy_tools, event_id)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                SELECT tenant_id, session_id, message_index, role, content, tool_name, tool_input, occurred_at,
+                       thinking_steps::jsonb, legacy_reasoning, legacy_tools::jsonb, event_id
+                FROM input ORDER BY n
                 ON CONFLICT (tenant_id, session_id, message_index) DO NOTHING
-                RETURNING 1)
+                RETURNING tenant_id, session_id),
+            counted AS (SELECT tenant_id, session_id, count(*) AS inserted FROM inserted GROUP BY 1, 2),
+            touched AS (SELECT tenant_id, session_id, min(recorded_at) AS first_at, max(recorded_at) AS last_at
+                        FROM input GROUP BY 1, 2)
             INSERT INTO {rm}.session (tenant_id, session_id, total_messages, last_event_at, listed_at)
-            SELECT $1, $2, count(*), $13, $13 FROM inserted
+            SELECT t.tenant_id, t.session_id, COALESCE(c.inserted, 0), t.last_at, t.first_at
+            FROM touched t LEFT JOIN counted c USING (tenant_id, session_id)
             ON CONFLICT (tenant_id, session_id) DO UPDATE SET
                 total_messages = {rm}.session.total_messages + EXCLUDED.total_messages,
                 last_event_at = GREATEST({rm}.session.last_event_at, EXCLUDED.last_event_at)""";
@@ -145,6 +162,7 @@ public class ReasoningProjection implements Projection<ReasoningEvent> {
     @Override
     public Uni<Void> apply(SqlClient tx, ReadModel model, List<Projected<ReasoningEvent>> events) {
         Map<String, List<Tuple>> statements = new HashMap<>();
+        MessageColumns messages = new MessageColumns(events.size());
         for (Projected<ReasoningEvent> projected : events) {
             ReasoningEvent event = projected.envelope();
             String tenant = event.getHeader().getTenantId();
@@ -154,7 +172,7 @@ public class ReasoningProjection implements Projection<ReasoningEvent> {
             if (payload instanceof SessionStarted started) {
                 add(statements, UPSERT_STARTED, started(tenant, sessionId, started, at));
             } else if (payload instanceof MessageRecorded message) {
-                add(statements, INSERT_MESSAGE, message(tenant, sessionId, message, event.getHeader(), at));
+                messages.add(tenant, sessionId, message, event.getHeader(), at);
             } else if (payload instanceof PositionRecorded position) {
                 add(statements, INSERT_POSITION, position(tenant, sessionId, position, event.getHeader()));
             } else if (payload instanceof ActivityRecorded activity) {
@@ -165,15 +183,21 @@ public class ReasoningProjection implements Projection<ReasoningEvent> {
                 throw new IllegalArgumentException("unknown reasoning payload " + payload.getClass().getName());
             }
         }
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (String statement : List.of(UPSERT_STARTED, INSERT_MESSAGE, INSERT_POSITION, INSERT_ACTIVITY,
-                UPSERT_COMPLETED)) {
-            List<Tuple> batch = statements.get(statement);
-            if (batch != null) {
-                chain = chain.chain(() -> tx.preparedQuery(model.sql(statement)).executeBatch(batch).replaceWithVoid());
-            }
+        Uni<Void> chain = batch(tx, model, statements, UPSERT_STARTED);
+        if (messages.size() > 0) {
+            chain = chain.chain(() -> tx.preparedQuery(model.sql(INSERT_MESSAGES)).execute(messages.tuple())
+                    .replaceWithVoid());
         }
-        return chain;
+        return chain.chain(() -> batch(tx, model, statements, INSERT_POSITION))
+                .chain(() -> batch(tx, model, statements, INSERT_ACTIVITY))
+                .chain(() -> batch(tx, model, statements, UPSERT_COMPLETED));
+    }
+
+    private static Uni<Void> batch(SqlClient tx, ReadModel model, Map<String, List<Tuple>> statements,
+            String statement) {
+        List<Tuple> rows = statements.get(statement);
+        return rows == null ? Uni.createFrom().voidItem()
+                : tx.preparedQuery(model.sql(statement)).executeBatch(rows).replaceWithVoid();
     }
 
     private static void add(Map<String, List<Tuple>> statements, String statement, Tuple tuple) {
@@ -207,34 +231,88 @@ public class ReasoningProjection implements Projection<ReasoningEvent> {
                 new JsonObject(new HashMap<>(started.getLabels())), Json.utc(at)));
     }
 
-    private static Tuple message(String tenant, String sessionId, MessageRecorded message, EventHeader header,
-            Instant at) {
-        JsonArray steps = new JsonArray();
-        for (ThinkingStep step : message.getThinkingSteps()) {
-            steps.add(Json.withoutNulls(new JsonObject()
-                    .put("step_order", step.getStepOrder())
-                    .put("step_type", step.getStepType().name().toLowerCase(Locale.ROOT))
-                    .put("content", step.getContent())
-                    .put("tool_name", step.getToolName())
-                    .put("tool_arguments", Json.value(step.getToolArguments()))
-                    .put("tool_result", step.getToolResult())
-                    .put("tool_error", step.getToolError())));
+    /** A batch's messages as one array per column, for {@link #INSERT_MESSAGES}. */
+    private static final class MessageColumns {
+        private final List<String> tenants;
+        private final List<String> sessions;
+        private final List<Integer> indexes;
+        private final List<String> roles;
+        private final List<String> contents;
+        private final List<String> toolNames;
+        private final List<String> toolInputs;
+        private final List<OffsetDateTime> occurred;
+        private final List<String> steps;
+        private final List<String> reasonings;
+        private final List<String> legacyTools;
+        private final List<UUID> eventIds;
+        private final List<OffsetDateTime> recorded;
+
+        MessageColumns(int capacity) {
+            tenants = new ArrayList<>(capacity);
+            sessions = new ArrayList<>(capacity);
+            indexes = new ArrayList<>(capacity);
+            roles = new ArrayList<>(capacity);
+            contents = new ArrayList<>(capacity);
+            toolNames = new ArrayList<>(capacity);
+            toolInputs = new ArrayList<>(capacity);
+            occurred = new ArrayList<>(capacity);
+            steps = new ArrayList<>(capacity);
+            reasonings = new ArrayList<>(capacity);
+            legacyTools = new ArrayList<>(capacity);
+            eventIds = new ArrayList<>(capacity);
+            recorded = new ArrayList<>(capacity);
         }
-        JsonArray legacyTools = null;
-        if (message.getLegacyTools() != null) {
-            legacyTools = new JsonArray();
-            for (LegacyToolInvocation tool : message.getLegacyTools()) {
-                legacyTools.add(Json.withoutNulls(new JsonObject()
-                        .put("tool_name", tool.getToolName())
-                        .put("tool_arguments", Json.value(tool.getToolArguments()))
-                        .put("tool_result", tool.getToolResult())
-                        .put("tool_error", tool.getToolError())));
+
+        int size() {
+            return tenants.size();
+        }
+
+        void add(String tenant, String sessionId, MessageRecorded message, EventHeader header, Instant at) {
+            JsonArray thinking = new JsonArray();
+            for (ThinkingStep step : message.getThinkingSteps()) {
+                thinking.add(Json.withoutNulls(new JsonObject()
+                        .put("step_order", step.getStepOrder())
+                        .put("step_type", step.getStepType().name().toLowerCase(Locale.ROOT))
+                        .put("content", step.getContent())
+                        .put("tool_name", step.getToolName())
+                        .put("tool_arguments", Json.value(step.getToolArguments()))
+                        .put("tool_result", step.getToolResult())
+                        .put("tool_error", step.getToolError())));
             }
+            JsonArray tools = null;
+            if (message.getLegacyTools() != null) {
+                tools = new JsonArray();
+                for (LegacyToolInvocation tool : message.getLegacyTools()) {
+                    tools.add(Json.withoutNulls(new JsonObject()
+                            .put("tool_name", tool.getToolName())
+                            .put("tool_arguments", Json.value(tool.getToolArguments()))
+                            .put("tool_result", tool.getToolResult())
+                            .put("tool_error", tool.getToolError())));
+                }
+            }
+            tenants.add(tenant);
+            sessions.add(sessionId);
+            indexes.add(message.getMessageIndex());
+            roles.add(message.getRole().name().toLowerCase(Locale.ROOT));
+            contents.add(message.getContent());
+            toolNames.add(message.getToolName());
+            toolInputs.add(message.getToolInput());
+            occurred.add(Json.utc(message.getTimestamp()));
+            steps.add(thinking.encode());
+            reasonings.add(message.getLegacyReasoning());
+            legacyTools.add(tools == null ? null : tools.encode());
+            eventIds.add(header.getEventId());
+            recorded.add(Json.utc(at));
         }
-        return Tuple.from(Arrays.asList(tenant, sessionId, message.getMessageIndex(),
-                message.getRole().name().toLowerCase(Locale.ROOT), message.getContent(), message.getToolName(),
-                message.getToolInput(), Json.utc(message.getTimestamp()), steps, message.getLegacyReasoning(),
-                legacyTools, header.getEventId(), Json.utc(at)));
+
+        Tuple tuple() {
+            return Tuple.from(Arrays.asList(tenants.toArray(new String[0]), sessions.toArray(new String[0]),
+                    indexes.toArray(new Integer[0]), roles.toArray(new String[0]), contents.toArray(new String[0]),
+                    toolNames.toArray(new String[0]), toolInputs.toArray(new String[0]),
+                    occurred.toArray(new OffsetDateTime[0]), steps.toArray(new String[0]),
+                    reasonings.toArray(new String[0]), legacyTools.toArray(new String[0]),
+                    eventIds.toArray(new UUID[0]), recorded.toArray(new OffsetDateTime[0])));
+        }
     }
 
     private static Tuple position(String tenant, String sessionId, PositionRecorded position, EventHeader header) {

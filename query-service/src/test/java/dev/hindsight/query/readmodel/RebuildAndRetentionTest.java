@@ -12,6 +12,7 @@ import dev.hindsight.events.reasoning.SessionKind;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.signals.SignalType;
 import dev.hindsight.events.signals.SmoothCompletion;
+import dev.hindsight.query.projection.Generations;
 import dev.hindsight.query.support.Events;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestTenants;
@@ -50,6 +51,9 @@ class RebuildAndRetentionTest {
 
     @Inject
     Pool pool;
+
+    @Inject
+    Generations generations;
 
     @TestHTTPResource("/v1/stream")
     URI stream;
@@ -108,6 +112,13 @@ class RebuildAndRetentionTest {
         }
         assertThat(count("SELECT count(*) FROM rm_" + rebuilt + ".message")).isPositive();
         assertThat(count("SELECT count(*) FROM rm_" + rebuilt + ".decision_set")).isPositive();
+    }
+
+    @Test
+    void aRestartFindsItsGenerationAndCreatesNone() {
+        // What every start after the first does: the current generation exists, so nothing is created.
+        assertThat(generations.create("current").await().atMost(Duration.ofSeconds(10))).isEmpty();
+        assertThat(count("SELECT count(*) FROM read_model_generation WHERE state = 'current'")).isEqualTo(1);
     }
 
     @Test
