@@ -32,12 +32,13 @@ class WalkingSkeletonIT {
     @BeforeAll
     static void startSystem() {
         queryDatabase = TestDatabase.create("system_query");
-        ingest = PackagedService.start("ingest", Map.of());
         query = PackagedService.start("query", Map.of(
                 "quarkus.datasource.reactive.url", queryDatabase.reactiveUrl(),
                 "quarkus.datasource.jdbc.url", queryDatabase.jdbcUrl(),
                 "quarkus.datasource.username", TestDatabase.user(),
                 "quarkus.datasource.password", TestDatabase.password()));
+        // ingest asks query-service whether a message index is taken by a different message (ADR 0005).
+        ingest = PackagedService.start("ingest", Map.of("hindsight.ingest.conflict-check-url", query.url()));
     }
 
     @AfterAll
@@ -91,6 +92,49 @@ class WalkingSkeletonIT {
         given().baseUri(query.url()).header("Authorization", TestTenants.TENANT_B.bearer())
                 .when().get("/v1/sessions/" + sessionId)
                 .then().statusCode(404);
+    }
+
+    @Test
+    void aConflictingResendIsRefusedWith409AndAnIdenticalOneIsHarmless() {
+        String sessionId = "conflict-" + UUID.randomUUID();
+        String first = """
+                {"messages": [{"message_index": 0, "role": "user", "content": "Buy NVDA?"}]}""";
+        given().baseUri(ingest.url()).header("Authorization", TestTenants.TENANT_A.bearer())
+                .contentType(ContentType.JSON).body(first)
+                .when().post("/v1/sessions/" + sessionId + "/messages").then().statusCode(202);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().baseUri(query.url())
+                .header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/sessions/" + sessionId).then().statusCode(200).body("messages", hasSize(1)));
+
+        // The identical message again: accepted, and still one message.
+        given().baseUri(ingest.url()).header("Authorization", TestTenants.TENANT_A.bearer())
+                .contentType(ContentType.JSON).body(first)
+                .when().post("/v1/sessions/" + sessionId + "/messages").then().statusCode(202);
+        // A different message at the same index: 409 naming the field, nothing published.
+        given().baseUri(ingest.url()).header("Authorization", TestTenants.TENANT_A.bearer())
+                .contentType(ContentType.JSON).body("""
+                        {"messages": [{"message_index": 1, "role": "assistant", "content": "Yes."},
+                                      {"message_index": 0, "role": "user", "content": "Sell NVDA?"}]}""")
+                .when().post("/v1/sessions/" + sessionId + "/messages")
+                .then().statusCode(409).contentType("application/problem+json")
+                .body("errors.field", equalTo(java.util.List.of("messages[1].message_index")));
+        // In a batch, only the conflicting item is rejected.
+        given().baseUri(ingest.url()).header("Authorization", TestTenants.TENANT_A.bearer())
+                .contentType(ContentType.JSON).body("""
+                        {"items": [
+                          {"type": "messages", "session_id": "%1$s",
+                           "body": {"messages": [{"message_index": 0, "role": "user", "content": "Hold?"}]}},
+                          {"type": "messages", "session_id": "%1$s",
+                           "body": {"messages": [{"message_index": 2, "role": "user", "content": "And AMD?"}]}}]}"""
+                        .formatted(sessionId))
+                .when().post("/v1/events:batch")
+                .then().statusCode(200).body("accepted", equalTo(1)).body("rejected", equalTo(1))
+                .body("results[0].errors[0].field", equalTo("items[0].body.messages[0].message_index"));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().baseUri(query.url())
+                .header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/sessions/" + sessionId).then().statusCode(200)
+                .body("messages.message_index", equalTo(java.util.List.of(0, 2)))
+                .body("messages[0].content", equalTo("Buy NVDA?")));
     }
 
     @Test

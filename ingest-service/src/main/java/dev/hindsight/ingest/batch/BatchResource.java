@@ -6,6 +6,7 @@ import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.ingest.audit.AuditEvents;
+import dev.hindsight.ingest.conflict.MessageConflicts;
 import dev.hindsight.ingest.publish.EventLog;
 import dev.hindsight.ingest.request.Caller;
 import dev.hindsight.ingest.request.EventIds;
@@ -81,9 +82,12 @@ public class BatchResource {
     private final RequestReader reader;
     private final AuditEvents audit;
     private final TenantContext tenant;
+    private final MessageConflicts conflicts;
     private final SessionEventMapper sessions = new SessionEventMapper(Clock.systemUTC());
 
-    public BatchResource(EventLog events, RequestReader reader, AuditEvents audit, TenantContext tenant) {
+    public BatchResource(EventLog events, RequestReader reader, AuditEvents audit, TenantContext tenant,
+            MessageConflicts conflicts) {
+        this.conflicts = conflicts;
         this.events = events;
         this.reader = reader;
         this.audit = audit;
@@ -109,7 +113,7 @@ public class BatchResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<BatchResult> publish(@NotNull JsonNode body,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent) {
+            @HeaderParam("User-Agent") String userAgent, @HeaderParam("Authorization") String authorization) {
         JsonNode items = body.isObject() ? body.get("items") : null;
         if (items == null || !items.isArray() || items.isEmpty()) {
             throw ProblemException.badRequest("Not a batch", List.of(new FieldError("items",
@@ -128,6 +132,31 @@ public class BatchResource {
             parsed.add(parse(items.get(i), "items[" + i + "]", caller, errors));
             rejections.add(errors);
         }
+        // Messages whose index already holds a different message reject their item (one check for the batch).
+        List<Outgoing<ReasoningEvent>> all = new ArrayList<>();
+        List<int[]> owners = new ArrayList<>();
+        for (int i = 0; i < parsed.size(); i++) {
+            if (parsed.get(i) != null) {
+                List<Outgoing<ReasoningEvent>> own = parsed.get(i).reasoning();
+                for (int k = 0; k < own.size(); k++) {
+                    all.add(own.get(k));
+                    owners.add(new int[] {i, k});
+                }
+            }
+        }
+        return conflicts.find(authorization, all).chain(found -> {
+            for (MessageConflicts.Conflict conflict : found) {
+                int[] owner = owners.get(conflict.index());
+                parsed.set(owner[0], null);
+                rejections.get(owner[0]).add(new FieldError("items[" + owner[0] + "].body.messages[" + owner[1]
+                        + "].message_index", "message " + conflict.messageIndex() + " of session "
+                        + conflict.sessionId() + " is already recorded with different content"));
+            }
+            return sendAll(parsed, rejections);
+        });
+    }
+
+    private Uni<BatchResult> sendAll(List<Parsed> parsed, List<List<FieldError>> rejections) {
         // One send per topic for the whole request, so the producer batches across items.
         Uni<Sent> reasoning = send(events::reasoning, parsed, Parsed::reasoning);
         Uni<Sent> decisions = send(events::decisions, parsed, Parsed::decisions);
@@ -198,8 +227,8 @@ public class BatchResource {
     @Operation(hidden = true)
     public Uni<BatchResult> publishEncoded(@NotNull JsonNode body,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent) {
-        return publish(body, idempotencyKey, userAgent);
+            @HeaderParam("User-Agent") String userAgent, @HeaderParam("Authorization") String authorization) {
+        return publish(body, idempotencyKey, userAgent, authorization);
     }
 
     private Parsed parse(JsonNode item, String path, Caller caller, List<FieldError> errors) {

@@ -2,7 +2,9 @@ package dev.hindsight.ingest.publish;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
 
 /** How long ingest waits for Kafka, and how it behaves while Kafka is away. */
 @ConfigMapping(prefix = "hindsight.ingest")
@@ -21,4 +23,14 @@ public interface IngestConfig {
      */
     @WithDefault("5s")
     Duration openCircuitFor();
+
+    /**
+     * query-service's base URL, asked before publishing messages whether one conflicts with a message already recorded
+     * at its index (answered 409; ADR 0005). Unset: not asked, and the read model keeps the first message per index.
+     */
+    Optional<URI> conflictCheckUrl();
+
+    /** Longest wait for that answer; without one in time the messages are published (the check fails open). */
+    @WithDefault("500ms")
+    Duration conflictCheckTimeout();
 }

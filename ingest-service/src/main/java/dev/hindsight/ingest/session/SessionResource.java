@@ -2,12 +2,14 @@ package dev.hindsight.ingest.session;
 
 import dev.hindsight.ingest.request.EventIds;
 import dev.hindsight.events.reasoning.ReasoningEvent;
+import dev.hindsight.ingest.conflict.MessageConflicts;
 import dev.hindsight.ingest.publish.EventLog;
 import dev.hindsight.ingest.request.Caller;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem;
+import dev.hindsight.platform.problem.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -38,11 +40,13 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class SessionResource {
 
     private final EventLog publisher;
+    private final MessageConflicts conflicts;
     private final TenantContext tenant;
     private final SessionEventMapper mapper = new SessionEventMapper(Clock.systemUTC());
 
-    public SessionResource(EventLog publisher, TenantContext tenant) {
+    public SessionResource(EventLog publisher, MessageConflicts conflicts, TenantContext tenant) {
         this.publisher = publisher;
+        this.conflicts = conflicts;
         this.tenant = tenant;
     }
 
@@ -70,6 +74,8 @@ public class SessionResource {
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
     @APIResponse(responseCode = "400", description = "Invalid request",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @APIResponse(responseCode = "409", description = "A message index already holds a different message",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge; retry after Retry-After seconds",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> append(
@@ -77,8 +83,25 @@ public class SessionResource {
                     message = EventIds.MESSAGE) String sessionId,
             @Valid @NotNull AppendMessagesRequest request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent) {
-        return publish(sessionId, mapper.messagesRecorded(sessionId, request, caller(idempotencyKey, userAgent)));
+            @HeaderParam("User-Agent") String userAgent, @HeaderParam("Authorization") String authorization) {
+        List<Outgoing<ReasoningEvent>> events = mapper.messagesRecorded(sessionId, request,
+                caller(idempotencyKey, userAgent));
+        return conflicts.find(authorization, events).chain(found -> {
+            if (!found.isEmpty()) {
+                throw conflict(found);
+            }
+            return publish(sessionId, events);
+        });
+    }
+
+    /** 409 naming every message whose index already holds a different message. */
+    static ProblemException conflict(List<MessageConflicts.Conflict> found) {
+        List<Problem.FieldError> errors = found.stream().map(c -> new Problem.FieldError(
+                "messages[" + c.index() + "].message_index", "message " + c.messageIndex() + " of session "
+                        + c.sessionId() + " is already recorded with different content (role " + c.recordedRole()
+                        + "); message indexes are unique per session")).toList();
+        return new ProblemException(Problem.of(409, "Conflict", "A message index is already taken by a different "
+                + "message; re-sending the identical message is harmless", errors));
     }
 
     @POST

@@ -1,0 +1,112 @@
+package dev.hindsight.query.session;
+
+import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.problem.Problem;
+import dev.hindsight.query.projection.Generations;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * Which of these messages would conflict with one already recorded at the same index of the same session (a
+ * different role, content, tool name or tool input). ingest-service asks before publishing so that a conflicting
+ * re-send is refused with 409 (ADR 0005); an identical re-send is not a conflict. One query for the whole list.
+ */
+@Path("/v1/message-conflicts")
+@Tag(name = "Sessions")
+@Consumes(MediaType.APPLICATION_JSON)
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({Scopes.INGEST, Scopes.READ})
+public class MessageConflictResource {
+
+    private static final String FIND = """
+            SELECT i.n, m.role, m.content
+            FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
+                 WITH ORDINALITY AS i(session_id, message_index, role, content, tool_name, tool_input, n)
+            JOIN {rm}.message m ON m.tenant_id = $1 AND m.session_id = i.session_id
+                                AND m.message_index = i.message_index
+            WHERE (m.role, m.content, m.tool_name, m.tool_input)
+                  IS DISTINCT FROM (i.role, i.content, i.tool_name, i.tool_input)
+            ORDER BY i.n""";
+
+    /** A message about to be published. */
+    public record Candidate(@NotNull @Size(max = 128) String sessionId, @NotNull @Min(0) Integer messageIndex,
+            @NotNull String role, @NotNull String content, String toolName, String toolInput) {
+    }
+
+    public record Check(@NotNull @Size(max = 5000) List<@Valid @NotNull Candidate> messages) {
+    }
+
+    /** A candidate (by its position in the request) and what is recorded at its index instead. */
+    public record Conflict(int index, String sessionId, int messageIndex, String recordedRole) {
+    }
+
+    public record Conflicts(List<Conflict> conflicts) {
+    }
+
+    private final Pool pool;
+    private final Generations generations;
+    private final TenantContext tenant;
+
+    public MessageConflictResource(Pool pool, Generations generations, TenantContext tenant) {
+        this.pool = pool;
+        this.generations = generations;
+        this.tenant = tenant;
+    }
+
+    @POST
+    @Operation(summary = "Messages that conflict with recorded ones", description = "Answers the candidates (by "
+            + "position, from 0) whose session already has a different message at that index in the read model.")
+    @APIResponse(responseCode = "200", description = "{\"conflicts\": [...]} (empty when none)")
+    @APIResponse(responseCode = "400", description = "Invalid request", content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<Conflicts> check(@Valid @NotNull Check check) {
+        int size = check.messages().size();
+        String[] sessions = new String[size];
+        Integer[] indexes = new Integer[size];
+        String[] roles = new String[size];
+        String[] contents = new String[size];
+        String[] toolNames = new String[size];
+        String[] toolInputs = new String[size];
+        for (int i = 0; i < size; i++) {
+            Candidate candidate = check.messages().get(i);
+            sessions[i] = candidate.sessionId();
+            indexes[i] = candidate.messageIndex();
+            roles[i] = candidate.role();
+            contents[i] = candidate.content();
+            toolNames[i] = candidate.toolName();
+            toolInputs[i] = candidate.toolInput();
+        }
+        if (size == 0) {
+            return Uni.createFrom().item(new Conflicts(List.of()));
+        }
+        String tenantId = tenant.tenant();
+        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(FIND)).execute(Tuple.from(Arrays.asList(
+                tenantId, sessions, indexes, roles, contents, toolNames, toolInputs)))).map(rows -> {
+                    List<Conflict> conflicts = new ArrayList<>();
+                    for (Row row : rows) {
+                        int index = row.getLong("n").intValue() - 1;
+                        conflicts.add(new Conflict(index, sessions[index], indexes[index], row.getString("role")));
+                    }
+                    return new Conflicts(conflicts);
+                });
+    }
+}
