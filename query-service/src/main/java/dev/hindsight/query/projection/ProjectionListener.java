@@ -21,7 +21,8 @@ public class ProjectionListener {
     private final BroadcastProcessor<Change> changes = BroadcastProcessor.create();
     private final AtomicLong projected = new AtomicLong();
 
-    void projected(List<Change> batch) {
+    // synchronized: the three channels complete on different threads, and a processor takes its items one at a time.
+    synchronized void projected(List<Change> batch) {
         projected.addAndGet(batch.size());
         for (Change change : batch) {
             changes.onNext(change);
