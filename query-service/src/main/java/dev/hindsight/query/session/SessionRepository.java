@@ -35,12 +35,13 @@ public class SessionRepository {
                       FROM {rm}.activity a WHERE a.tenant_id = s.tenant_id AND a.session_id = s.session_id),
                      '[]'::json)""";
 
-    private static final String SELECT_SESSION = "SELECT s.*, " + POSITIONS + " AS positions, " + ACTIVITIES
-            + " AS activities FROM {rm}.session s WHERE s.tenant_id = $1 AND s.session_id = $2";
+    private static final String SELECT_SESSION = "SELECT s.*, " + POSITIONS + "::text AS positions, " + ACTIVITIES
+            + "::text AS activities FROM {rm}.session s WHERE s.tenant_id = $1 AND s.session_id = $2";
 
+    // JSON columns as text: written to the answer as they are stored, never decoded and re-encoded per message.
     private static final String SELECT_MESSAGES = """
-            SELECT message_index, role, content, summary, tool_name, tool_input, occurred_at, thinking_steps,
-                   legacy_reasoning, legacy_tools
+            SELECT message_index, role, content, summary, tool_name, tool_input, occurred_at,
+                   thinking_steps::text AS thinking_steps, legacy_reasoning, legacy_tools::text AS legacy_tools
             FROM {rm}.message WHERE tenant_id = $1 AND session_id = $2 ORDER BY message_index""";
 
     private final Pool pool;

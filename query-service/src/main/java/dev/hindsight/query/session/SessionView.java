@@ -48,18 +48,19 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
             Boolean thinkingStepsReconstructed, String reasoning, @JsonRawValue String tools) {
 
         static MessageView from(Row row) {
-            JsonArray steps = row.getJsonArray("thinking_steps");
-            JsonArray tools = row.getJsonArray("legacy_tools");
+            String steps = row.getString("thinking_steps");
+            String tools = row.getString("legacy_tools");
             String reasoning = row.getString("legacy_reasoning");
             Boolean reconstructed = null;
-            if ((steps == null || steps.isEmpty()) && (reasoning != null || (tools != null && !tools.isEmpty()))) {
-                steps = reconstruct(reasoning, tools);
+            boolean noSteps = steps == null || steps.equals("[]");
+            if (noSteps && (reasoning != null || (tools != null && !tools.equals("[]")))) {
+                steps = reconstruct(reasoning, tools == null ? null : new JsonArray(tools)).encode();
                 reconstructed = true;
             }
             return new MessageView(row.getInteger("message_index"), row.getString("role"), row.getString("content"),
                     row.getString("summary"), row.getString("tool_name"), row.getString("tool_input"),
-                    row.getOffsetDateTime("occurred_at"), steps == null ? "[]" : steps.encode(), reconstructed,
-                    reasoning, tools == null ? null : tools.encode());
+                    row.getOffsetDateTime("occurred_at"), steps == null ? "[]" : steps, reconstructed, reasoning,
+                    tools);
         }
 
         static JsonArray reconstruct(String reasoning, JsonArray tools) {
@@ -93,6 +94,6 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
                 labels == null || labels.isEmpty() ? null : labels.encode(),
                 row.getInteger("total_messages"), row.getString("session_summary"), row.getString("final_code_diff"),
                 judged ? QaResults.from(row) : null, messages,
-                row.getJsonArray("positions").encode(), row.getJsonArray("activities").encode());
+                row.getString("positions"), row.getString("activities"));
     }
 }
