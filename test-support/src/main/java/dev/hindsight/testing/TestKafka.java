@@ -48,6 +48,13 @@ public final class TestKafka {
     }
 
     private static KafkaClusterTestKit start() {
+        // A broker in the test JVM must never end the JVM: Kafka ends its process through Exit on a fatal fault (and
+        // may on a fault while it shuts down in the JVM's shutdown hook), which Surefire reports as a crashed fork
+        // after all tests passed. Say why on stderr instead, as Kafka's own tests do.
+        org.apache.kafka.common.utils.Exit.setExitProcedure((code, message) -> System.err.println(
+                "Kafka asked the test JVM to exit(" + code + "): " + message));
+        org.apache.kafka.common.utils.Exit.setHaltProcedure((code, message) -> System.err.println(
+                "Kafka asked the test JVM to halt(" + code + "): " + message));
         try {
             KafkaClusterTestKit kit = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
                     .setCombined(true)
