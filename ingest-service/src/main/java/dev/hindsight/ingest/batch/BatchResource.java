@@ -149,8 +149,7 @@ public class BatchResource {
                 int[] owner = owners.get(conflict.index());
                 parsed.set(owner[0], null);
                 rejections.get(owner[0]).add(new FieldError("items[" + owner[0] + "].body.messages[" + owner[1]
-                        + "].message_index", "message " + conflict.messageIndex() + " of session "
-                        + conflict.sessionId() + " is already recorded with different content"));
+                        + "].message_index", conflict.reason()));
             }
             return sendAll(parsed, rejections);
         });

@@ -41,6 +41,12 @@ public class MessageConflicts {
 
     /** One conflict: the candidate's position in the request and what is recorded at its index. */
     public record Conflict(int index, String sessionId, int messageIndex, String recordedRole) {
+
+        /** What a producer is told, whichever endpoint refused the message. */
+        public String reason() {
+            return "message " + messageIndex + " of session " + sessionId + " is already recorded with different "
+                    + "content (role " + recordedRole + "); message indexes are unique per session";
+        }
     }
 
     record Conflicts(List<Conflict> conflicts) {

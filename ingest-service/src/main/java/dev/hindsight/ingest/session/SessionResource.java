@@ -97,9 +97,7 @@ public class SessionResource {
     /** 409 naming every message whose index already holds a different message. */
     static ProblemException conflict(List<MessageConflicts.Conflict> found) {
         List<Problem.FieldError> errors = found.stream().map(c -> new Problem.FieldError(
-                "messages[" + c.index() + "].message_index", "message " + c.messageIndex() + " of session "
-                        + c.sessionId() + " is already recorded with different content (role " + c.recordedRole()
-                        + "); message indexes are unique per session")).toList();
+                "messages[" + c.index() + "].message_index", c.reason())).toList();
         return new ProblemException(Problem.of(409, "Conflict", "A message index is already taken by a different "
                 + "message; re-sending the identical message is harmless", errors));
     }

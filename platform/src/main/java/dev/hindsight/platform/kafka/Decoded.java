@@ -5,8 +5,4 @@ package dev.hindsight.platform.kafka;
  * they could not be read. Keeping the bytes lets a poison record go to its dead-letter topic exactly as it was.
  */
 public record Decoded(byte[] raw, Object envelope, RuntimeException failure) {
-
-    public boolean readable() {
-        return envelope != null;
-    }
 }

@@ -67,7 +67,7 @@ public class ReadModelAdmin {
         return generations.create("building").map(created -> {
             var model = created.orElseThrow(() -> ProblemException.conflict(
                     "A rebuild is already running; follow it with GET /v1/admin/read-models"));
-            backfill.kick();
+            backfill.resume();
             return Response.accepted(new Started(model.generation(), "building")).build();
         });
     }

@@ -59,7 +59,7 @@ public class Retention {
         Map<String, Long> deleted = new LinkedHashMap<>();
         deleted.put("decision_set", 0L);
         deleted.put("behavior_signal", 0L);
-        return pool.withTransaction(tx -> generations.writable(tx)).chain(models -> {
+        return generations.writable(pool).chain(models -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (ReadModel model : models) {
                 chain = chain.chain(() -> delete(model, "decision_set", decisionSets, deleted))

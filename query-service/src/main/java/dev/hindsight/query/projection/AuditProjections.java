@@ -1,6 +1,5 @@
 package dev.hindsight.query.projection;
 
-import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.decisions.Decision;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.decisions.DecisionSetRecorded;
@@ -12,14 +11,13 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -28,12 +26,6 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 public final class AuditProjections {
 
     private AuditProjections() {
-    }
-
-    static List<ConsumerRecord<String, Decoded>> list(ConsumerRecords<String, Decoded> records) {
-        List<ConsumerRecord<String, Decoded>> list = new ArrayList<>(records.count());
-        records.forEach(list::add);
-        return list;
     }
 
     /** A decision as seed 002 writes it (rule_signals and llm_confidence as JSON). */
@@ -65,8 +57,8 @@ public final class AuditProjections {
         return json;
     }
 
-    @ApplicationScoped
-    public static class DecisionSets implements Projection<DecisionEvent> {
+    @Singleton
+    public static class DecisionSets extends TopicProjection<DecisionEvent> {
 
         private static final String INSERT = """
                 INSERT INTO {rm}.decision_set (tenant_id, decision_set_id, message_id, session_id, question_text,
@@ -75,46 +67,15 @@ public final class AuditProjections {
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
                 ON CONFLICT (tenant_id, decision_set_id) DO NOTHING""";
 
-        private final Projector projector;
-        private final String topic;
-        private final String deadLetterTopic;
-
         public DecisionSets(Projector projector,
                 @ConfigProperty(name = "mp.messaging.incoming.decisions.topic") String topic,
                 @ConfigProperty(name = "mp.messaging.incoming.decisions.dead-letter-queue.topic") String deadLetters) {
-            this.projector = projector;
-            this.topic = topic;
-            this.deadLetterTopic = deadLetters;
+            super(projector, topic, deadLetters, "query.decisions", DecisionEvent.class, DecisionEvent::getHeader);
         }
 
         @Incoming("decisions")
         public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
-            return projector.live(this, list(records));
-        }
-
-        @Override
-        public String topic() {
-            return topic;
-        }
-
-        @Override
-        public String consumer() {
-            return "query.decisions";
-        }
-
-        @Override
-        public String deadLetterTopic() {
-            return deadLetterTopic;
-        }
-
-        @Override
-        public Class<DecisionEvent> envelopeType() {
-            return DecisionEvent.class;
-        }
-
-        @Override
-        public EventHeader header(DecisionEvent envelope) {
-            return envelope.getHeader();
+            return live(records);
         }
 
         @Override
@@ -142,8 +103,8 @@ public final class AuditProjections {
         }
     }
 
-    @ApplicationScoped
-    public static class Signals implements Projection<SignalEvent> {
+    @Singleton
+    public static class Signals extends TopicProjection<SignalEvent> {
 
         private static final String INSERT = """
                 INSERT INTO {rm}.behavior_signal (tenant_id, event_id, message_id, session_id, signal_type,
@@ -151,46 +112,15 @@ public final class AuditProjections {
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
                 ON CONFLICT (tenant_id, event_id) DO NOTHING""";
 
-        private final Projector projector;
-        private final String topic;
-        private final String deadLetterTopic;
-
         public Signals(Projector projector,
                 @ConfigProperty(name = "mp.messaging.incoming.signals.topic") String topic,
                 @ConfigProperty(name = "mp.messaging.incoming.signals.dead-letter-queue.topic") String deadLetters) {
-            this.projector = projector;
-            this.topic = topic;
-            this.deadLetterTopic = deadLetters;
+            super(projector, topic, deadLetters, "query.signals", SignalEvent.class, SignalEvent::getHeader);
         }
 
         @Incoming("signals")
         public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
-            return projector.live(this, list(records));
-        }
-
-        @Override
-        public String topic() {
-            return topic;
-        }
-
-        @Override
-        public String consumer() {
-            return "query.signals";
-        }
-
-        @Override
-        public String deadLetterTopic() {
-            return deadLetterTopic;
-        }
-
-        @Override
-        public Class<SignalEvent> envelopeType() {
-            return SignalEvent.class;
-        }
-
-        @Override
-        public EventHeader header(SignalEvent envelope) {
-            return envelope.getHeader();
+            return live(records);
         }
 
         @Override

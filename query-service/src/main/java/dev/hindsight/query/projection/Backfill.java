@@ -237,9 +237,4 @@ public class Backfill {
                         ? generations.switchTo(tx, model) : Uni.createFrom().voidItem()))
                 .chain(() -> generations.refresh().replaceWithVoid());
     }
-
-    /** Captures the end offsets of a just-created generation right away (the worker would otherwise do it later). */
-    public void kick() {
-        resume();
-    }
 }

@@ -5,7 +5,6 @@ import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the live projection has just committed, for dashboards' live stream: one {@link Change} per session,
@@ -19,11 +18,9 @@ public class ProjectionListener {
     }
 
     private final BroadcastProcessor<Change> changes = BroadcastProcessor.create();
-    private final AtomicLong projected = new AtomicLong();
 
     // synchronized: the three channels complete on different threads, and a processor takes its items one at a time.
     synchronized void projected(List<Change> batch) {
-        projected.addAndGet(batch.size());
         for (Change change : batch) {
             changes.onNext(change);
         }
@@ -32,9 +29,5 @@ public class ProjectionListener {
     /** Every change from now on (hot: nothing is replayed). */
     public Multi<Change> changes() {
         return changes;
-    }
-
-    public long projectedCount() {
-        return projected.get();
     }
 }

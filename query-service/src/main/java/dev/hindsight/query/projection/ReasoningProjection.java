@@ -18,7 +18,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -40,8 +40,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * completed. Every statement is idempotent on its natural key and commutes with the others, so their order within a
  * batch does not change the result.
  */
-@ApplicationScoped
-public class ReasoningProjection implements Projection<ReasoningEvent> {
+@Singleton
+public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
 
     private static final String UPSERT_STARTED = """
             INSERT INTO {rm}.session (tenant_id, session_id, kind, started_at, job_id, trading_date, model, attributes,
@@ -104,48 +104,15 @@ public class ReasoningProjection implements Projection<ReasoningEvent> {
                 judge_requested = EXCLUDED.judge_requested,
                 last_event_at = GREATEST({rm}.session.last_event_at, EXCLUDED.last_event_at)""";
 
-    private final Projector projector;
-    private final String topic;
-    private final String deadLetterTopic;
-
     public ReasoningProjection(Projector projector,
             @ConfigProperty(name = "mp.messaging.incoming.reasoning.topic") String topic,
             @ConfigProperty(name = "mp.messaging.incoming.reasoning.dead-letter-queue.topic") String deadLetterTopic) {
-        this.projector = projector;
-        this.topic = topic;
-        this.deadLetterTopic = deadLetterTopic;
+        super(projector, topic, deadLetterTopic, "query.reasoning", ReasoningEvent.class, ReasoningEvent::getHeader);
     }
 
     @Incoming("reasoning")
     public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
-        List<org.apache.kafka.clients.consumer.ConsumerRecord<String, Decoded>> list = new ArrayList<>(records.count());
-        records.forEach(list::add);
-        return projector.live(this, list);
-    }
-
-    @Override
-    public String topic() {
-        return topic;
-    }
-
-    @Override
-    public String consumer() {
-        return "query.reasoning";
-    }
-
-    @Override
-    public String deadLetterTopic() {
-        return deadLetterTopic;
-    }
-
-    @Override
-    public Class<ReasoningEvent> envelopeType() {
-        return ReasoningEvent.class;
-    }
-
-    @Override
-    public EventHeader header(ReasoningEvent envelope) {
-        return envelope.getHeader();
+        return live(records);
     }
 
     @Override

@@ -130,7 +130,7 @@ public class ReasoningQuery {
                         .put("started_at", Times.iso(row.getOffsetDateTime("started_at")))
                         .put("completed_at", Times.iso(row.getOffsetDateTime("completed_at")))
                         .put("total_messages", row.getInteger("total_messages"))
-                        .put("positions", new JsonArray(row.getJsonArray("positions").encode()));
+                        .put("positions", row.getJsonArray("positions"));
                 sessions.add(session);
             }
             return sessions;

@@ -17,6 +17,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -59,32 +60,22 @@ public class SessionResource {
         return generations.current().chain(rm -> pool.preparedQuery(rm.sql(sql)).execute(Tuple.from(params)))
                 .map(rows -> {
                     List<SessionListing.Summary> page = new ArrayList<>(query.limit());
-                    String next = null;
+                    Instant lastListedAt = null;
                     for (Row row : rows) {
                         if (page.size() == query.limit()) {
-                            // One row more than asked for: there is a next page, starting after the last one shown.
-                            next = new SessionListing.Cursor(lastListedAt(rows, query.limit() - 1),
-                                    page.get(page.size() - 1).sessionId()).encode();
-                            break;
+                            // One row more than asked for: a next page exists, starting after the last one shown.
+                            return new SessionListing.Page(page, page.size(), new SessionListing.Cursor(
+                                    lastListedAt, page.get(page.size() - 1).sessionId()).encode());
                         }
+                        lastListedAt = row.getOffsetDateTime("listed_at").toInstant();
                         page.add(new SessionListing.Summary(row.getString("session_id"), row.getString("kind"),
                                 row.getOffsetDateTime("started_at"), row.getOffsetDateTime("completed_at"),
                                 row.getString("outcome"), row.getString("job_id"), row.getLocalDate("trading_date"),
                                 row.getString("model"), row.getInteger("total_messages"),
                                 row.getString("session_summary"), row.getString("qa_status")));
                     }
-                    return new SessionListing.Page(page, page.size(), next);
+                    return new SessionListing.Page(page, page.size(), null);
                 });
-    }
-
-    private static java.time.Instant lastListedAt(io.vertx.mutiny.sqlclient.RowSet<Row> rows, int index) {
-        int i = 0;
-        for (Row row : rows) {
-            if (i++ == index) {
-                return row.getOffsetDateTime("listed_at").toInstant();
-            }
-        }
-        throw new IllegalStateException("no row " + index);
     }
 
     @GET

@@ -89,7 +89,7 @@ public class TraceResource {
                 .put("end_timestamp", Times.iso(row.getOffsetDateTime("completed_at")))
                 .put("Final_code_diff", row.getString("final_code_diff"))
                 .put("outcome", row.getString("outcome"))
-                .put("events", new JsonArray(row.getJsonArray("activities").encode()))
+                .put("events", row.getJsonArray("activities"))
                 .put("qa_results", qa);
     }
 }

@@ -1,0 +1,67 @@
+package dev.hindsight.query.projection;
+
+import dev.hindsight.events.EventHeader;
+import dev.hindsight.platform.kafka.Decoded;
+import io.smallrye.mutiny.Uni;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+
+/**
+ * What every topic's projection shares: its topic, dead-letter topic, ledger name and envelope type, and handing a
+ * polled batch to {@link Projector}. A subclass adds its {@code @Incoming} method (one line calling {@link #live})
+ * and {@link #apply}. Subclasses are {@code @Singleton}s: a client proxy would need a no-argument constructor.
+ */
+public abstract class TopicProjection<E> implements Projection<E> {
+
+    private final Projector projector;
+    private final String topic;
+    private final String deadLetterTopic;
+    private final String consumer;
+    private final Class<E> envelopeType;
+    private final Function<E, EventHeader> header;
+
+    protected TopicProjection(Projector projector, String topic, String deadLetterTopic, String consumer,
+            Class<E> envelopeType, Function<E, EventHeader> header) {
+        this.projector = projector;
+        this.topic = topic;
+        this.deadLetterTopic = deadLetterTopic;
+        this.consumer = consumer;
+        this.envelopeType = envelopeType;
+        this.header = header;
+    }
+
+    /** Projects a polled batch into every generation being written; completes after the commit. */
+    protected Uni<Void> live(ConsumerRecords<String, Decoded> records) {
+        List<ConsumerRecord<String, Decoded>> list = new ArrayList<>(records.count());
+        records.forEach(list::add);
+        return projector.live(this, list);
+    }
+
+    @Override
+    public String topic() {
+        return topic;
+    }
+
+    @Override
+    public String consumer() {
+        return consumer;
+    }
+
+    @Override
+    public String deadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    @Override
+    public Class<E> envelopeType() {
+        return envelopeType;
+    }
+
+    @Override
+    public EventHeader header(E envelope) {
+        return header.apply(envelope);
+    }
+}
