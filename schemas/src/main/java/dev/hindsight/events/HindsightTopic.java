@@ -1,6 +1,8 @@
 package dev.hindsight.events;
 
 import dev.hindsight.events.decisions.DecisionEvent;
+import dev.hindsight.events.evaluations.EvaluationEvent;
+import dev.hindsight.events.insights.InsightEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
 import org.apache.avro.Schema;
@@ -8,22 +10,26 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecordBase;
 
 /**
- * Every source topic declared once: its default name, what its key is, and the envelope schema of its values.
- * Producers register these schemas and provision these topics. Every topic gets the same partition count
- * (configuration), which keeps decisions and signals co-partitioned by message id.
+ * Every topic declared once: its default name, its single writer, what its key is, and the envelope schema of its
+ * values. The writer registers these schemas and provisions these topics. Every topic gets the same partition count
+ * (configuration), which keeps decisions, signals and evaluations co-partitioned by message id.
  */
 public enum HindsightTopic {
 
-    REASONING("hindsight.reasoning.v1", "session id", ReasoningEvent.class),
-    DECISIONS("hindsight.decisions.v1", "message id", DecisionEvent.class),
-    SIGNALS("hindsight.signals.v1", "message id", SignalEvent.class);
+    REASONING("hindsight.reasoning.v1", "ingest-service", "session id", ReasoningEvent.class),
+    DECISIONS("hindsight.decisions.v1", "ingest-service", "message id", DecisionEvent.class),
+    SIGNALS("hindsight.signals.v1", "ingest-service", "message id", SignalEvent.class),
+    INSIGHTS("hindsight.insights.v1", "evaluation-service", "session id", InsightEvent.class),
+    EVALUATIONS("hindsight.evaluations.v1", "evaluation-service", "message id", EvaluationEvent.class);
 
     private final String defaultName;
+    private final String writer;
     private final String key;
     private final Class<? extends SpecificRecordBase> valueType;
 
-    HindsightTopic(String defaultName, String key, Class<? extends SpecificRecordBase> valueType) {
+    HindsightTopic(String defaultName, String writer, String key, Class<? extends SpecificRecordBase> valueType) {
         this.defaultName = defaultName;
+        this.writer = writer;
         this.key = key;
         this.valueType = valueType;
     }
@@ -31,6 +37,16 @@ public enum HindsightTopic {
     /** Topic name used when configuration does not override it. */
     public String defaultName() {
         return defaultName;
+    }
+
+    /** The one service that writes this topic (its application name). */
+    public String writer() {
+        return writer;
+    }
+
+    /** The topics {@code service} is the single writer of. */
+    public static java.util.List<HindsightTopic> writtenBy(String service) {
+        return java.util.Arrays.stream(values()).filter(t -> t.writer.equals(service)).toList();
     }
 
     /** What the record key holds; it decides ordering and which events meet on one partition. */

@@ -57,6 +57,16 @@ class EnvelopeSchemaTest {
     }
 
     @Test
+    void everyTopicHasOneWriterAndEvaluationsMeetDecisionsOnTheirPartition() {
+        assertThat(HindsightTopic.writtenBy("ingest-service"))
+                .containsExactly(HindsightTopic.REASONING, HindsightTopic.DECISIONS, HindsightTopic.SIGNALS);
+        assertThat(HindsightTopic.writtenBy("evaluation-service"))
+                .containsExactly(HindsightTopic.INSIGHTS, HindsightTopic.EVALUATIONS);
+        assertThat(HindsightTopic.EVALUATIONS.key()).isEqualTo(HindsightTopic.DECISIONS.key());
+        assertThat(HindsightTopic.INSIGHTS.key()).isEqualTo(HindsightTopic.REASONING.key());
+    }
+
+    @Test
     void messageWithOrderedThinkingStepsSurvivesBinaryRoundTrip() throws IOException {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         ReasoningEvent event = ReasoningEvent.newBuilder()

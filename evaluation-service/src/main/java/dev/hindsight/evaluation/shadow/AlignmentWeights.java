@@ -57,6 +57,12 @@ public record AlignmentWeights(double prior, Rule smoothCompletion, Rule explici
     }
 
     /** The versioned {@code evaluation_method}: {@code reality_alignment.v1}. */
+    /** The same rules with another prior weight w0 (configuration). */
+    public AlignmentWeights withPrior(double prior) {
+        return new AlignmentWeights(prior, smoothCompletion, explicitFeedbackUp, explicitFeedbackDown,
+                userFollowupOverride, delayedCommRequest, reaskSameQuestion, phaseViolation, abandonedResponse);
+    }
+
     public String method() {
         return METHOD;
     }

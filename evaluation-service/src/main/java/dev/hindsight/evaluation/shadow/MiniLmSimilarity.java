@@ -16,6 +16,11 @@ public final class MiniLmSimilarity implements ReasoningSimilarity {
 
     private final EmbeddingModel model;
 
+    /** Recorded with each comparison that used this model. */
+    public String modelId() {
+        return "all-minilm-l6-v2-q";
+    }
+
     public MiniLmSimilarity() {
         // A same-thread executor: texts are embedded one at a time, and no idle thread pool is left behind.
         this.model = new AllMiniLmL6V2QuantizedEmbeddingModel(Runnable::run);

@@ -25,7 +25,7 @@ class SchemaCompatibilityTest {
     @Test
     void everySourceTopicIsRegisteredWithBackwardTransitiveCompatibility() {
         SchemaRegistrar registrar = new SchemaRegistrar(registryUrl);
-        for (HindsightTopic topic : HindsightTopic.values()) {
+        for (HindsightTopic topic : HindsightTopic.writtenBy("ingest-service")) {
             assertThat(registrar.compatibilityOf("default", topic.valueArtifactId())).as(topic.name())
                     .isEqualTo("BACKWARD_TRANSITIVE");
         }

@@ -17,7 +17,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Retention per event type, applied to the read models by a scheduled job (seed 002: decision sets and behaviour
- * signals 90 days by default; evaluations and comparisons, once projected, 365 days). Age is event time
+ * signals 90 days by default; shadow evaluations and decision comparisons 365 days). Age is event time
  * ({@code occurred_at}), so a rebuild that projects old events again has them removed by the next run. The same job
  * drops retired read-model generations after their grace period. Kafka keeps the source events: retention here
  * bounds what dashboards show and what the database holds, not the history.
@@ -31,12 +31,16 @@ public class Retention {
     private final Generations generations;
     private final Duration decisionSets;
     private final Duration signals;
+    private final Duration evaluations;
+    private final Duration comparisons;
     private final Duration interval;
     private final Duration retiredGrace;
 
     public Retention(Pool pool, Generations generations,
             @ConfigProperty(name = "hindsight.query.retention.decision-sets", defaultValue = "90d") Duration decisionSets,
             @ConfigProperty(name = "hindsight.query.retention.behavior-signals", defaultValue = "90d") Duration signals,
+            @ConfigProperty(name = "hindsight.query.retention.evaluations", defaultValue = "365d") Duration evaluations,
+            @ConfigProperty(name = "hindsight.query.retention.comparisons", defaultValue = "365d") Duration comparisons,
             @ConfigProperty(name = "hindsight.query.retention.interval", defaultValue = "1h") Duration interval,
             @ConfigProperty(name = "hindsight.query.retired-generation-grace", defaultValue = "10m")
             Duration retiredGrace) {
@@ -44,6 +48,8 @@ public class Retention {
         this.generations = generations;
         this.decisionSets = decisionSets;
         this.signals = signals;
+        this.evaluations = evaluations;
+        this.comparisons = comparisons;
         this.interval = interval;
         this.retiredGrace = retiredGrace;
     }
@@ -59,11 +65,15 @@ public class Retention {
         Map<String, Long> deleted = new LinkedHashMap<>();
         deleted.put("decision_set", 0L);
         deleted.put("behavior_signal", 0L);
+        deleted.put("shadow_evaluation", 0L);
+        deleted.put("decision_comparison", 0L);
         return generations.writable(pool).chain(models -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (ReadModel model : models) {
                 chain = chain.chain(() -> delete(model, "decision_set", decisionSets, deleted))
-                        .chain(() -> delete(model, "behavior_signal", signals, deleted));
+                        .chain(() -> delete(model, "behavior_signal", signals, deleted))
+                        .chain(() -> delete(model, "shadow_evaluation", evaluations, deleted))
+                        .chain(() -> delete(model, "decision_comparison", comparisons, deleted));
             }
             return chain;
         }).chain(() -> generations.dropRetired(retiredGrace)).map(dropped -> {

@@ -61,6 +61,38 @@ public class AuditQueries {
     static final String SIGNALS_OF_MESSAGE = "SELECT " + SIGNAL_EVENT + " AS event FROM {rm}.behavior_signal b "
             + "WHERE b.tenant_id = $1 AND b.message_id = $2 ORDER BY b.occurred_at, b.event_id";
 
+    static final String EVALUATION_EVENT = """
+            json_build_object('event_id', e.event_id, 'event_type', 'SHADOW_EVALUATION_COMPLETED', 'level', e.level,
+                'payload', json_build_object(
+                    'evaluation_id', e.evaluation_id, 'decision_set_id', e.decision_set_id,
+                    'message_id', e.message_id, 'session_id', e.session_id, 'active_version', e.active_version,
+                    'active_score', e.active_score, 'shadow_scores', e.shadow_scores, 'signals_used', e.signals_used,
+                    'evaluation_time_ms', e.evaluation_time_ms, 'evaluation_method', e.evaluation_method,
+                    'revision', e.revision, 'trigger', e.trigger,
+                    'timestamp', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))""";
+
+    static final String COMPARISON_EVENT = """
+            json_build_object('event_id', c.event_id, 'event_type', 'DECISION_COMPARISON', 'level', c.level,
+                'payload', json_build_object(
+                    'comparison_id', c.comparison_id, 'decision_set_id', c.decision_set_id,
+                    'active_version', c.active_version, 'shadow_version', c.shadow_version,
+                    'comparison_result', json_strip_nulls(json_build_object(
+                        'decision_diverged', c.decision_diverged, 'action_diverged', c.action_diverged,
+                        'active_action', c.active_action, 'shadow_action', c.shadow_action,
+                        'confidence_delta', c.confidence_delta, 'reasoning_similarity', c.reasoning_similarity,
+                        'similarity_model', c.similarity_model, 'divergence_severity', c.divergence_severity)),
+                    'comparison_type', c.comparison_type,
+                    'timestamp', to_char(c.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))""";
+
+    // Every revision, oldest first: a late signal adds a revision, it never edits one.
+    static final String EVALUATIONS_OF_SET = "SELECT " + EVALUATION_EVENT + " AS event FROM {rm}.shadow_evaluation e "
+            + "WHERE e.tenant_id = $1 AND e.decision_set_id = $2 ORDER BY e.revision";
+
+    static final String COMPARISONS_OF_SET = "SELECT " + COMPARISON_EVENT + " AS event FROM {rm}.decision_comparison c "
+            + "WHERE c.tenant_id = $1 AND c.decision_set_id = $2 ORDER BY c.shadow_version";
+
+    private static final String EXISTS = "SELECT 1 FROM {rm}.decision_set WHERE tenant_id = $1 AND decision_set_id = $2";
+
     private static final String ONE = "SELECT d.message_id, " + DECISION_SET_EVENT + " AS event "
             + "FROM {rm}.decision_set d WHERE d.tenant_id = $1 AND d.decision_set_id = $2";
 
@@ -136,12 +168,37 @@ public class AuditQueries {
                         throw ProblemException.notFound("No decision set " + decisionSetId);
                     }
                     Row set = rows.iterator().next();
-                    return signals(pool, rm, tenantId, set.getString("message_id")).map(signals -> new JsonObject()
-                            .put("decision_set", new JsonObject(set.getValue("event").toString()))
-                            .put("signals", signals)
-                            .put("evaluations", new JsonArray())
-                            .put("comparisons", new JsonArray()));
+                    Tuple key = Tuple.of(tenantId, decisionSetId);
+                    return signals(pool, rm, tenantId, set.getString("message_id"))
+                            .chain(signals -> pool.preparedQuery(rm.sql(EVALUATIONS_OF_SET)).execute(key)
+                                    .chain(evaluations -> pool.preparedQuery(rm.sql(COMPARISONS_OF_SET)).execute(key)
+                                            .map(comparisons -> new JsonObject()
+                                                    .put("decision_set", new JsonObject(set.getValue("event").toString()))
+                                                    .put("signals", signals)
+                                                    .put("evaluations", events(evaluations))
+                                                    .put("comparisons", events(comparisons)))));
                 }));
+    }
+
+    @GET
+    @Path("/{decisionSetId}/evaluations")
+    @Operation(summary = "Shadow evaluations of a decision set", description = "Seed 002's "
+            + "get_shadow_evaluations_for_decision_set: every revision of its SHADOW_EVALUATION_COMPLETED, oldest "
+            + "first (a late signal adds a revision; the last one is the current score).")
+    @APIResponse(responseCode = "200", description = "{\"evaluations\": [...], \"count\": N}")
+    @APIResponse(responseCode = "404", description = "No such decision set for this tenant",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<JsonObject> evaluations(@PathParam("decisionSetId") @Size(max = 128) String decisionSetId) {
+        Tuple key = Tuple.of(tenant.tenant(), decisionSetId);
+        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(EXISTS)).execute(key).chain(found -> {
+            if (found.size() == 0) {
+                throw ProblemException.notFound("No decision set " + decisionSetId);
+            }
+            return pool.preparedQuery(rm.sql(EVALUATIONS_OF_SET)).execute(key).map(rows -> {
+                JsonArray evaluations = events(rows);
+                return new JsonObject().put("evaluations", evaluations).put("count", evaluations.size());
+            });
+        }));
     }
 
     static Uni<JsonArray> signals(Pool pool, ReadModel rm, String tenantId, String messageId) {

@@ -39,8 +39,10 @@ public class ReasoningQuery {
                      '[]'::json)""";
 
     private static final String CONVERSATION = """
-            SELECT session_id, message_index, role, content, summary, occurred_at
-            FROM {rm}.message WHERE tenant_id = $1 AND session_id = ANY($2) ORDER BY session_id, message_index""";
+            SELECT m.session_id, m.message_index, m.role, m.content, ms.summary, m.occurred_at
+            FROM {rm}.message m
+            LEFT JOIN {rm}.message_summary ms USING (tenant_id, session_id, message_index)
+            WHERE m.tenant_id = $1 AND m.session_id = ANY($2) ORDER BY m.session_id, m.message_index""";
 
     private final Pool pool;
     private final Generations generations;

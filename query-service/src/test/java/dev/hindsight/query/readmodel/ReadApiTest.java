@@ -28,7 +28,7 @@ import dev.hindsight.events.reasoning.TradingAttributes;
 import dev.hindsight.events.signals.SignalType;
 import dev.hindsight.events.signals.SmoothCompletion;
 import dev.hindsight.events.signals.UserFollowupOverride;
-import dev.hindsight.query.support.Events;
+import dev.hindsight.testing.TestEvents;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestTenants;
 import dev.hindsight.testing.TestTopics;
@@ -60,7 +60,7 @@ class ReadApiTest {
     void reasoningAnswersSeed000sExampleInItsShape() {
         String model = "gpt-5-" + UUID.randomUUID().toString().substring(0, 8);
         String sessionId = "trading-" + UUID.randomUUID();
-        Events.session("tenant-a", sessionId,
+        TestEvents.session("tenant-a", sessionId,
                 SessionStarted.newBuilder().setKind(SessionKind.TRADING).setStartedAt(T0)
                         .setTrading(TradingAttributes.newBuilder().setJobId("550e8400-job").setDate(LocalDate.of(2025, 10, 2))
                                 .setModel(model).build()).build(),
@@ -122,7 +122,7 @@ class ReadApiTest {
     void aTraceComesBackInSeed003sShapeInTraceOrderWithPendingQaResults() {
         String traceId = UUID.randomUUID().toString();
         Instant start = Instant.parse("2025-10-29T16:00:00Z");
-        Events.session("tenant-a", traceId,
+        TestEvents.session("tenant-a", traceId,
                 SessionStarted.newBuilder().setKind(SessionKind.DEBUG).setStartedAt(start)
                         .setDebug(DebugAttributes.newBuilder().setDeveloperId("dev-7").setTaskId("BUG-42")
                                 .setTaskDescription("Totals are off by one").setRepoUrl("https://example.com/r.git")
@@ -173,7 +173,7 @@ class ReadApiTest {
                 .setLegacyTools(List.of(LegacyToolInvocation.newBuilder().setToolName("get_positions")
                         .setToolArguments("{\"date\":\"2025-10-01\"}").setToolResult("[]").build()))
                 .build();
-        Events.session("tenant-a", sessionId, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
+        TestEvents.session("tenant-a", sessionId, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
                 .setChat(ChatAttributes.newBuilder().setModel("m").build()).build(), legacy);
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
@@ -194,7 +194,7 @@ class ReadApiTest {
         for (int i = 0; i < 5; i++) {
             String id = "listed-" + i + "-" + UUID.randomUUID();
             ids.add(id);
-            Events.session("tenant-a", id, SessionStarted.newBuilder().setKind(SessionKind.CHAT)
+            TestEvents.session("tenant-a", id, SessionStarted.newBuilder().setKind(SessionKind.CHAT)
                     .setStartedAt(T0.plus(i, ChronoUnit.MINUTES))
                     .setChat(ChatAttributes.newBuilder().setModel(model).build()).build());
         }
@@ -235,20 +235,20 @@ class ReadApiTest {
         String withShadows = "ds-" + UUID.randomUUID();
         String withoutShadows = "ds-" + UUID.randomUUID();
         Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        TestTopics.writeAll(Events.DECISIONS, List.of(
-                Map.entry(messageId, Events.decisionSet("tenant-a", withShadows, messageId, session, at, List.of(
-                        Events.decision("v2.0-alpha", "LOCAL_KNOWLEDGE", "DIRECT_ANSWER", "high",
+        TestTopics.writeAll(TestEvents.DECISIONS, List.of(
+                Map.entry(messageId, TestEvents.decisionSet("tenant-a", withShadows, messageId, session, at, List.of(
+                        TestEvents.decision("v2.0-alpha", "LOCAL_KNOWLEDGE", "DIRECT_ANSWER", "high",
                                 "Python versioning is well-established"),
-                        Events.decision("v2.0-beta", "OPINION", "SUGGEST_COMM", "medium",
+                        TestEvents.decision("v2.0-beta", "OPINION", "SUGGEST_COMM", "medium",
                                 "May benefit from external validation")))),
-                Map.entry("other-" + messageId, Events.decisionSet("tenant-a", withoutShadows, "other-" + messageId,
+                Map.entry("other-" + messageId, TestEvents.decisionSet("tenant-a", withoutShadows, "other-" + messageId,
                         session, at.minusSeconds(60), List.of()))));
-        TestTopics.writeAll(Events.SIGNALS, List.of(
-                Map.entry(messageId, Events.signal("tenant-a", messageId, session, SignalType.USER_FOLLOWUP_OVERRIDE,
+        TestTopics.writeAll(TestEvents.SIGNALS, List.of(
+                Map.entry(messageId, TestEvents.signal("tenant-a", messageId, session, SignalType.USER_FOLLOWUP_OVERRIDE,
                         UserFollowupOverride.newBuilder().setUserAction("/comm search Python latest version")
                                 .setDelaySeconds(5.0).setOverrideReason("wanted current info").build(),
                         at.plusSeconds(5))),
-                Map.entry(messageId, Events.signal("tenant-a", messageId, session, SignalType.SMOOTH_COMPLETION,
+                Map.entry(messageId, TestEvents.signal("tenant-a", messageId, session, SignalType.SMOOTH_COMPLETION,
                         SmoothCompletion.newBuilder().setInteractionDurationSeconds(30.0).build(),
                         at.plusSeconds(40)))));
 
@@ -294,7 +294,7 @@ class ReadApiTest {
     void anEventPostgresRefusesIsDeadLetteredAloneAndItsBatchIsApplied() {
         String sessionId = "nul-" + UUID.randomUUID();
         // PostgreSQL text cannot hold U+0000: the database refuses this message (a data error, SQLSTATE 22).
-        Events.session("tenant-a", sessionId,
+        TestEvents.session("tenant-a", sessionId,
                 SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0).build(),
                 message(0, MessageRole.USER, "fine"),
                 message(1, MessageRole.ASSISTANT, "not\u0000fine"),

@@ -13,7 +13,7 @@ import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.signals.SignalType;
 import dev.hindsight.events.signals.SmoothCompletion;
 import dev.hindsight.query.projection.Generations;
-import dev.hindsight.query.support.Events;
+import dev.hindsight.testing.TestEvents;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestTenants;
 import dev.hindsight.testing.TestTopics;
@@ -63,12 +63,12 @@ class RebuildAndRetentionTest {
         String sessionId = "rebuild-" + UUID.randomUUID();
         String messageId = "msg-" + UUID.randomUUID();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        Events.session("tenant-a", sessionId,
+        TestEvents.session("tenant-a", sessionId,
                 SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0).build(),
                 message(0, "question"), message(1, "answer"), message(1, "a conflicting re-send: the first wins"));
-        TestTopics.writeAll(Events.DECISIONS, List.of(Map.entry(messageId,
-                Events.decisionSet("tenant-a", "ds-" + UUID.randomUUID(), messageId, sessionId, now, List.of()))));
-        TestTopics.writeAll(Events.SIGNALS, List.of(Map.entry(messageId, Events.signal("tenant-a", messageId,
+        TestTopics.writeAll(TestEvents.DECISIONS, List.of(Map.entry(messageId,
+                TestEvents.decisionSet("tenant-a", "ds-" + UUID.randomUUID(), messageId, sessionId, now, List.of()))));
+        TestTopics.writeAll(TestEvents.SIGNALS, List.of(Map.entry(messageId, TestEvents.signal("tenant-a", messageId,
                 sessionId, SignalType.SMOOTH_COMPLETION, SmoothCompletion.newBuilder().build(), now))));
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
                 .header("Authorization", TestTenants.TENANT_A.bearer())
@@ -127,12 +127,12 @@ class RebuildAndRetentionTest {
         String recentSet = "ds-recent-" + UUID.randomUUID();
         String oldMessage = "msg-old-" + UUID.randomUUID();
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        TestTopics.writeAll(Events.DECISIONS, List.of(
-                Map.entry(oldMessage, Events.decisionSet("tenant-a", oldSet, oldMessage, "s", now.minus(100,
+        TestTopics.writeAll(TestEvents.DECISIONS, List.of(
+                Map.entry(oldMessage, TestEvents.decisionSet("tenant-a", oldSet, oldMessage, "s", now.minus(100,
                         ChronoUnit.DAYS), List.of())),
-                Map.entry("m", Events.decisionSet("tenant-a", recentSet, "m", "s", now.minus(89, ChronoUnit.DAYS),
+                Map.entry("m", TestEvents.decisionSet("tenant-a", recentSet, "m", "s", now.minus(89, ChronoUnit.DAYS),
                         List.of()))));
-        TestTopics.writeAll(Events.SIGNALS, List.of(Map.entry(oldMessage, Events.signal("tenant-a", oldMessage, "s",
+        TestTopics.writeAll(TestEvents.SIGNALS, List.of(Map.entry(oldMessage, TestEvents.signal("tenant-a", oldMessage, "s",
                 SignalType.SMOOTH_COMPLETION, SmoothCompletion.newBuilder().build(), now.minus(91, ChronoUnit.DAYS)))));
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
                 .header("Authorization", TestTenants.TENANT_A.bearer())
@@ -168,9 +168,9 @@ class RebuildAndRetentionTest {
                 .takeWhile(line -> !line.contains(mine))
                 .toList());
 
-        Events.session("tenant-b", theirs, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
+        TestEvents.session("tenant-b", theirs, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
                 .build());
-        Events.session("tenant-a", mine, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
+        TestEvents.session("tenant-a", mine, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
                 .build());
 
         // takeWhile stops at the line announcing our session: completing at all proves it arrived.

@@ -1,4 +1,4 @@
-package dev.hindsight.query.support;
+package dev.hindsight.testing;
 
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.ProducerIdentity;
@@ -9,7 +9,6 @@ import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.BehaviorSignalRecorded;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.events.signals.SignalType;
-import dev.hindsight.testing.TestTopics;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -17,14 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** Builds and publishes the envelopes ingest-service would publish, for query-service's given-events tests. */
-public final class Events {
+/** Builds and publishes the envelopes ingest-service would publish, for consumers' given-events tests. */
+public final class TestEvents {
 
     public static final String REASONING = "hindsight.reasoning.v1";
     public static final String DECISIONS = "hindsight.decisions.v1";
     public static final String SIGNALS = "hindsight.signals.v1";
 
-    private Events() {
+    private TestEvents() {
     }
 
     public static EventHeader header(String tenant, Instant occurredAt) {
@@ -54,15 +53,21 @@ public final class Events {
                 .setConfidenceLevel(confidence).setReasoning(reasoning).build();
     }
 
+    /** Seed 002's decision set: the active decision REQUIRE_COMM (v1.0.0) and {@code shadows}. */
     public static DecisionEvent decisionSet(String tenant, String decisionSetId, String messageId, String sessionId,
             Instant at, List<Decision> shadows) {
+        return decisionSet(tenant, decisionSetId, messageId, sessionId, at, decision(null, "EXTERNAL_FACT_UNCERTAIN",
+                "REQUIRE_COMM", "low", "Time-sensitive query requires current data"), shadows);
+    }
+
+    public static DecisionEvent decisionSet(String tenant, String decisionSetId, String messageId, String sessionId,
+            Instant at, Decision active, List<Decision> shadows) {
         List<String> versions = shadows.stream().map(Decision::getVersion).toList();
         return DecisionEvent.newBuilder().setHeader(header(tenant, at)).setMessageId(messageId)
                 .setPayload(DecisionSetRecorded.newBuilder().setDecisionSetId(decisionSetId).setMessageId(messageId)
                         .setSessionId(sessionId).setQuestionText("What is the latest Python version?")
                         .setQuestionHash(1234567890L).setActiveVersion("v1.0.0").setShadowVersions(versions)
-                        .setActiveDecision(decision(null, "EXTERNAL_FACT_UNCERTAIN", "REQUIRE_COMM", "low",
-                                "Time-sensitive query requires current data"))
+                        .setActiveDecision(active)
                         .setShadowDecisions(shadows)
                         .setContextSnapshot("{\"execution_phase\":\"planning\",\"rag_chunks\":3}")
                         .setTimestamp(at).build())

@@ -1,0 +1,193 @@
+package dev.hindsight.evaluation.insight;
+
+import dev.hindsight.evaluation.config.EvaluationConfig;
+import dev.hindsight.evaluation.outbox.Outbox;
+import dev.hindsight.evaluation.outbox.OutboxRelay;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs summary and judgement jobs, at most {@code concurrency} at once per instance, each on its own: a slow model
+ * call holds up only its own job, never the topic (consumption only records jobs) nor the other jobs. A job that
+ * fails is retried with exponential back-off; after the last attempt a failed insight is published with the reason,
+ * so nothing is lost silently. A job's result and its completion are one transaction with the outbox row.
+ */
+@Singleton
+public class InsightWorker {
+
+    private static final Logger LOG = Logger.getLogger(InsightWorker.class);
+
+    // Due pending jobs, and running jobs whose instance died (lease expired); locked rows are another worker's.
+    private static final String CLAIM = """
+            UPDATE insight_job j SET state = 'running', attempts = j.attempts + 1,
+                   lease_until = now() + make_interval(secs => $2)
+            FROM (SELECT tenant_id, session_id, kind, message_index FROM insight_job
+                  WHERE (state = 'pending' AND due_at <= now()) OR (state = 'running' AND lease_until < now())
+                  ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED) due
+            WHERE (j.tenant_id, j.session_id, j.kind, j.message_index)
+                = (due.tenant_id, due.session_id, due.kind, due.message_index)
+            RETURNING j.tenant_id, j.session_id, j.kind, j.message_index, j.attempts""";
+    private static final String DONE = """
+            UPDATE insight_job SET state = $5, finished_at = now(), lease_until = NULL, last_error = $6
+            WHERE tenant_id = $1 AND session_id = $2 AND kind = $3 AND message_index = $4""";
+    private static final String RETRY = """
+            UPDATE insight_job SET state = 'pending', lease_until = NULL, last_error = $5,
+                   due_at = now() + make_interval(secs => $6)
+            WHERE tenant_id = $1 AND session_id = $2 AND kind = $3 AND message_index = $4""";
+
+    private final Pool pool;
+    private final Vertx vertx;
+    private final Outbox outbox;
+    private final OutboxRelay relay;
+    private final InsightInputs inputs;
+    private final InsightModels models;
+    private final EvaluationConfig.Insights config;
+    private final Clock clock = Clock.systemUTC();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicBoolean claiming = new AtomicBoolean();
+    private final AtomicBoolean again = new AtomicBoolean();
+    private volatile boolean stopped;
+    private long timer = -1;
+
+    public InsightWorker(Pool pool, Vertx vertx, Outbox outbox, OutboxRelay relay, InsightInputs inputs,
+            InsightModels models, EvaluationConfig config) {
+        this.pool = pool;
+        this.vertx = vertx;
+        this.outbox = outbox;
+        this.relay = relay;
+        this.inputs = inputs;
+        this.models = models;
+        this.config = config.insights();
+    }
+
+    void start(@Observes StartupEvent event) {
+        long every = config.pollInterval().toMillis();
+        timer = vertx.setPeriodic(every, every, id -> wake());
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        stopped = true;
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
+    }
+
+    /** Looks for due jobs now (after new ones were recorded, or one finished). */
+    public void wake() {
+        if (stopped) {
+            return;
+        }
+        int free = config.concurrency() - inFlight.get();
+        if (free <= 0) {
+            return;
+        }
+        if (!claiming.compareAndSet(false, true)) {
+            again.set(true);
+            return;
+        }
+        again.set(false);
+        pool.preparedQuery(CLAIM).execute(Tuple.of(free, (double) config.lease().toSeconds()))
+                .subscribe().with(rows -> {
+                    List<InsightJob> jobs = new ArrayList<>(rows.size());
+                    for (Row row : rows) {
+                        jobs.add(new InsightJob(row.getString("tenant_id"), row.getString("session_id"),
+                                InsightJob.Kind.of(row.getString("kind")), row.getInteger("message_index"),
+                                row.getInteger("attempts")));
+                    }
+                    inFlight.addAndGet(jobs.size());
+                    claiming.set(false);
+                    for (InsightJob job : jobs) {
+                        run(job).subscribe().with(ignored -> finished(), failure -> {
+                            LOG.warnf("Recording the result of %s failed; the job's lease will expire and it runs "
+                                    + "again: %s", job, failure.toString());
+                            finished();
+                        });
+                    }
+                    if (again.get() || jobs.size() == free) {
+                        wake();
+                    }
+                }, failure -> {
+                    claiming.set(false);
+                    LOG.warnf("Claiming insight jobs failed, will retry: %s", failure.toString());
+                });
+    }
+
+    private void finished() {
+        inFlight.decrementAndGet();
+        wake();
+    }
+
+    /** Runs one job and records its outcome: published, retried later, or published as failed. */
+    Uni<Void> run(InsightJob job) {
+        return produce(job)
+                .chain(event -> complete(job, event, "done", null))
+                .onFailure().recoverWithUni(failure -> {
+                    String reason = reason(failure);
+                    if (job.attempts() >= config.maxAttempts()) {
+                        LOG.warnf("%s failed for good after %d attempts: %s", job, job.attempts(), reason);
+                        return complete(job, failed(job, reason), "failed", reason);
+                    }
+                    Duration delay = config.backoff().multipliedBy(1L << Math.min(job.attempts() - 1, 10));
+                    LOG.infof("%s failed (attempt %d), retrying in %s: %s", job, job.attempts(), delay, reason);
+                    return pool.preparedQuery(RETRY).execute(Tuple.of(job.tenant(), job.sessionId(),
+                            job.kind().wireName(), job.messageIndex(), reason, delay.toMillis() / 1000.0))
+                            .replaceWithVoid();
+                });
+    }
+
+    private Uni<Outbox.Event> produce(InsightJob job) {
+        return switch (job.kind()) {
+            case MESSAGE_SUMMARY -> {
+                Summarizer summarizer = models.summarizer();
+                yield inputs.message(job).chain(summarizer::summarizeMessage)
+                        .map(summary -> InsightEvents.messageSummarized(job, summary, null, summarizer.id(), clock));
+            }
+            case SESSION_SUMMARY -> {
+                Summarizer summarizer = models.summarizer();
+                yield inputs.digest(job).chain(summarizer::summarizeSession)
+                        .map(summary -> InsightEvents.sessionSummarized(job, summary, null, summarizer.id(), clock));
+            }
+            case TRACE_JUDGEMENT -> {
+                Judge judge = models.judgeFor(job.tenant());
+                yield inputs.trace(job).chain(judge::judge)
+                        .map(judgement -> InsightEvents.traceJudged(job, judgement, null, judge.id(), clock));
+            }
+        };
+    }
+
+    private Outbox.Event failed(InsightJob job, String reason) {
+        return switch (job.kind()) {
+            case MESSAGE_SUMMARY -> InsightEvents.messageSummarized(job, null, reason, models.summarizer().id(), clock);
+            case SESSION_SUMMARY -> InsightEvents.sessionSummarized(job, null, reason, models.summarizer().id(), clock);
+            case TRACE_JUDGEMENT -> InsightEvents.traceJudged(job, null, reason, models.judgeFor(job.tenant()).id(),
+                    clock);
+        };
+    }
+
+    private Uni<Void> complete(InsightJob job, Outbox.Event event, String state, String error) {
+        return pool.withTransaction(tx -> outbox.add(tx, List.of(event))
+                        .chain(() -> tx.preparedQuery(DONE).execute(Tuple.from(java.util.Arrays.asList(job.tenant(),
+                                job.sessionId(), job.kind().wireName(), job.messageIndex(), state, error)))))
+                .invoke(relay::wake)
+                .replaceWithVoid();
+    }
+
+    private static String reason(Throwable failure) {
+        String message = failure.getMessage();
+        return failure.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+}

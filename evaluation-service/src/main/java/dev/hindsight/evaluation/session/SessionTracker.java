@@ -1,0 +1,271 @@
+package dev.hindsight.evaluation.session;
+
+import dev.hindsight.evaluation.insight.InsightWorker;
+import dev.hindsight.events.reasoning.ActivityRecorded;
+import dev.hindsight.events.reasoning.CommandRun;
+import dev.hindsight.events.reasoning.FileEdit;
+import dev.hindsight.events.reasoning.MessageRecorded;
+import dev.hindsight.events.reasoning.MessageRole;
+import dev.hindsight.events.reasoning.PositionRecorded;
+import dev.hindsight.events.reasoning.ReasoningEvent;
+import dev.hindsight.events.reasoning.SessionCompleted;
+import dev.hindsight.events.reasoning.SessionKind;
+import dev.hindsight.events.reasoning.SessionStarted;
+import dev.hindsight.events.reasoning.ThinkingStep;
+import dev.hindsight.events.reasoning.ThoughtLog;
+import dev.hindsight.platform.consumer.DeadLetters;
+import dev.hindsight.platform.consumer.Ledger;
+import dev.hindsight.platform.consumer.TransactionalBatches;
+import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
+import dev.hindsight.platform.kafka.Decoded;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Singleton;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+/**
+ * Keeps what summaries and the QA judge need from {@code hindsight.reasoning.v1} (session attributes, messages,
+ * positions as short facts, trace steps) and records the work they imply: a summary job per assistant message, and
+ * on completion a session-summary job and, for debugging traces or sessions that ask for it, a judgement job. A
+ * polled batch is one transaction; the worker is woken after it commits.
+ */
+@Singleton
+public class SessionTracker implements TransactionalBatches.Handler<ReasoningEvent> {
+
+    static final String CONSUMER = "evaluation.reasoning";
+
+    private static final String UPSERT_STARTED = """
+            INSERT INTO session_state (tenant_id, session_id, kind, title, task_description)
+            VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (tenant_id, session_id) DO UPDATE SET
+                kind = EXCLUDED.kind, title = EXCLUDED.title, task_description = EXCLUDED.task_description""";
+    private static final String INSERT_MESSAGE = """
+            INSERT INTO session_message (tenant_id, session_id, message_index, role, content, occurred_at, steps)
+            VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
+            ON CONFLICT DO NOTHING""";
+    private static final String INSERT_ACTION = """
+            INSERT INTO session_action (tenant_id, session_id, action_id, description, occurred_at)
+            VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING""";
+    private static final String INSERT_STEP = """
+            INSERT INTO session_step (tenant_id, session_id, step_id, sequence, occurred_at, source_offset, kind, text,
+                                      file_path, diff, command, exit_code, stdout, stderr)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING""";
+    private static final String UPSERT_COMPLETED = """
+            INSERT INTO session_state (tenant_id, session_id, completed_at, outcome, final_code_diff, summary_hint)
+            VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (tenant_id, session_id) DO UPDATE SET
+                completed_at = EXCLUDED.completed_at, outcome = EXCLUDED.outcome,
+                final_code_diff = EXCLUDED.final_code_diff, summary_hint = EXCLUDED.summary_hint""";
+    // A message's summary job exists only if its message row was taken by this event (the first at an index wins).
+    private static final String MESSAGE_JOB = """
+            INSERT INTO insight_job (tenant_id, session_id, kind, message_index)
+            SELECT $1, $2, 'message_summary', $3
+            WHERE EXISTS (SELECT 1 FROM session_message WHERE tenant_id = $1 AND session_id = $2 AND message_index = $3
+                          AND role = 'assistant')
+            ON CONFLICT DO NOTHING""";
+    private static final String SESSION_JOB = """
+            INSERT INTO insight_job (tenant_id, session_id, kind) VALUES ($1, $2, 'session_summary')
+            ON CONFLICT DO NOTHING""";
+    private static final String JUDGEMENT_JOB = """
+            INSERT INTO insight_job (tenant_id, session_id, kind)
+            SELECT $1, $2, 'trace_judgement'
+            WHERE $3 OR EXISTS (SELECT 1 FROM session_state WHERE tenant_id = $1 AND session_id = $2 AND kind = 'debug')
+            ON CONFLICT DO NOTHING""";
+
+    private final TransactionalBatches batches;
+    private final InsightWorker worker;
+    private final String topic;
+    private final String deadLetterTopic;
+
+    public SessionTracker(Pool pool, DeadLetters deadLetters, InsightWorker worker,
+            @ConfigProperty(name = "mp.messaging.incoming.reasoning.topic") String topic,
+            @ConfigProperty(name = "mp.messaging.incoming.reasoning.dead-letter-queue.topic") String deadLetterTopic) {
+        this.batches = new TransactionalBatches(pool, deadLetters);
+        this.worker = worker;
+        this.topic = topic;
+        this.deadLetterTopic = deadLetterTopic;
+    }
+
+    @Incoming("reasoning")
+    public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
+        List<ConsumerRecord<String, Decoded>> list = new ArrayList<>(records.count());
+        records.forEach(list::add);
+        return batches.process(this, list);
+    }
+
+    @Override
+    public String topic() {
+        return topic;
+    }
+
+    @Override
+    public String deadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    @Override
+    public Class<ReasoningEvent> envelopeType() {
+        return ReasoningEvent.class;
+    }
+
+    @Override
+    public void committed(List<Consumed<ReasoningEvent>> events) {
+        worker.wake();
+    }
+
+    @Override
+    public Uni<Void> apply(SqlClient tx, List<Consumed<ReasoningEvent>> events) {
+        return Ledger.claim(tx, "processed_event", CONSUMER, events, e -> e.envelope().getHeader())
+                .chain(fresh -> fresh.isEmpty() ? Uni.createFrom().voidItem() : write(tx, fresh));
+    }
+
+    private Uni<Void> write(SqlClient tx, List<Consumed<ReasoningEvent>> events) {
+        List<Tuple> started = new ArrayList<>();
+        List<Tuple> messages = new ArrayList<>();
+        List<Tuple> messageJobs = new ArrayList<>();
+        List<Tuple> actions = new ArrayList<>();
+        List<Tuple> steps = new ArrayList<>();
+        List<Tuple> completed = new ArrayList<>();
+        List<Tuple> sessionJobs = new ArrayList<>();
+        List<Tuple> judgementJobs = new ArrayList<>();
+        for (Consumed<ReasoningEvent> consumed : events) {
+            ReasoningEvent event = consumed.envelope();
+            String tenant = event.getHeader().getTenantId();
+            String session = event.getSessionId();
+            Object payload = event.getPayload();
+            if (payload instanceof SessionStarted s) {
+                started.add(Tuple.of(tenant, session, s.getKind().name().toLowerCase(Locale.ROOT), title(s),
+                        s.getDebug() == null ? null : s.getDebug().getTaskDescription()));
+            } else if (payload instanceof MessageRecorded m) {
+                messages.add(messageTuple(tenant, session, m));
+                if (m.getRole() == MessageRole.ASSISTANT) {
+                    messageJobs.add(Tuple.of(tenant, session, m.getMessageIndex()));
+                }
+            } else if (payload instanceof PositionRecorded p) {
+                actions.add(Tuple.of(tenant, session, String.valueOf(p.getActionId()), describe(p),
+                        at(event.getHeader().getOccurredAt())));
+            } else if (payload instanceof ActivityRecorded a) {
+                steps.add(step(tenant, session, a, consumed.record().offset()));
+            } else if (payload instanceof SessionCompleted c) {
+                completed.add(Tuple.of(tenant, session, at(c.getCompletedAt()),
+                        c.getOutcome().name().toLowerCase(Locale.ROOT), c.getFinalCodeDiff(), c.getSummaryHint()));
+                sessionJobs.add(Tuple.of(tenant, session));
+                judgementJobs.add(Tuple.of(tenant, session, c.getJudgeRequested()));
+            } else {
+                throw new IllegalArgumentException("unknown reasoning payload " + payload.getClass().getName());
+            }
+        }
+        // Order matters only for the jobs: they look at the rows written before them in this transaction.
+        return batch(tx, UPSERT_STARTED, started)
+                .chain(() -> batch(tx, INSERT_MESSAGE, messages))
+                .chain(() -> batch(tx, MESSAGE_JOB, messageJobs))
+                .chain(() -> batch(tx, INSERT_ACTION, actions))
+                .chain(() -> batch(tx, INSERT_STEP, steps))
+                .chain(() -> batch(tx, UPSERT_COMPLETED, completed))
+                .chain(() -> batch(tx, SESSION_JOB, sessionJobs))
+                .chain(() -> batch(tx, JUDGEMENT_JOB, judgementJobs));
+    }
+
+    private static Tuple messageTuple(String tenant, String session, MessageRecorded m) {
+        return Tuple.from(java.util.Arrays.asList(tenant, session, m.getMessageIndex(),
+                m.getRole().name().toLowerCase(Locale.ROOT), m.getContent(), at(m.getTimestamp()), steps(m)));
+    }
+
+    private static Uni<Void> batch(SqlClient tx, String sql, List<Tuple> rows) {
+        return rows.isEmpty() ? Uni.createFrom().voidItem() : tx.preparedQuery(sql).executeBatch(rows).replaceWithVoid();
+    }
+
+    private static String title(SessionStarted s) {
+        if (s.getKind() == SessionKind.TRADING && s.getTrading() != null) {
+            return s.getTrading().getModel() + " on " + s.getTrading().getDate();
+        }
+        if (s.getKind() == SessionKind.CHAT && s.getChat() != null) {
+            return s.getChat().getTitle() != null ? s.getChat().getTitle() : s.getChat().getModel();
+        }
+        if (s.getKind() == SessionKind.DEBUG && s.getDebug() != null) {
+            return s.getDebug().getTaskId();
+        }
+        return null;
+    }
+
+    /** A position as a short fact for the session summary, e.g. "buy 10 NVDA". */
+    static String describe(PositionRecorded p) {
+        StringBuilder fact = new StringBuilder(p.getActionType());
+        if (p.getAmount() != null) {
+            double amount = p.getAmount();
+            fact.append(' ').append(amount == Math.rint(amount) ? String.valueOf((long) amount) : String.valueOf(amount));
+        }
+        if (p.getSymbol() != null) {
+            fact.append(' ').append(p.getSymbol());
+        }
+        return fact.toString();
+    }
+
+    /** An assistant message's thinking steps as trace steps, so the judge can score a session that asked for it. */
+    private static String steps(MessageRecorded m) {
+        if (m.getThinkingSteps().isEmpty()) {
+            return null;
+        }
+        JsonArray steps = new JsonArray();
+        for (ThinkingStep step : m.getThinkingSteps()) {
+            JsonObject json = new JsonObject().put("order", step.getStepOrder());
+            switch (step.getStepType()) {
+                case REASONING -> json.put("kind", "THOUGHT").put("text", step.getContent());
+                case TOOL -> json.put("kind", "COMMAND")
+                        .put("command", step.getToolName() + (step.getToolArguments() == null ? ""
+                                : " " + step.getToolArguments()))
+                        .put("exit_code", step.getToolError() == null ? 0 : 1)
+                        .put("stdout", step.getToolResult()).put("stderr", step.getToolError());
+            }
+            steps.add(json);
+        }
+        return steps.encode();
+    }
+
+    private static Tuple step(String tenant, String session, ActivityRecorded a, long offset) {
+        Object activity = a.getActivity();
+        String kind;
+        String text = null;
+        String filePath = null;
+        String diff = null;
+        String command = null;
+        Integer exitCode = null;
+        String stdout = null;
+        String stderr = null;
+        if (activity instanceof ThoughtLog t) {
+            kind = "THOUGHT";
+            text = t.getThoughtText();
+        } else if (activity instanceof FileEdit f) {
+            kind = "EDIT";
+            filePath = f.getFilePath();
+            diff = f.getContentDiff();
+        } else if (activity instanceof CommandRun c) {
+            kind = "COMMAND";
+            command = c.getCommandText();
+            exitCode = c.getExitCode();
+            stdout = c.getStdout();
+            stderr = c.getStderr();
+        } else {
+            throw new IllegalArgumentException("unknown activity " + activity.getClass().getName());
+        }
+        return Tuple.from(java.util.Arrays.asList(tenant, session, a.getActivityId(), a.getSequence(),
+                at(a.getTimestamp()), offset, kind, text, filePath, diff, command, exitCode, stdout, stderr));
+    }
+
+    private static OffsetDateTime at(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+}

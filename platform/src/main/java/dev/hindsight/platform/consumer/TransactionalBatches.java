@@ -1,0 +1,151 @@
+package dev.hindsight.platform.consumer;
+
+import dev.hindsight.platform.kafka.Decoded;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.pgclient.PgException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jboss.logging.Logger;
+
+/**
+ * How every Hindsight consumer that writes PostgreSQL applies a polled batch: one database transaction per batch.
+ * <ol>
+ * <li>records that cannot be read, or are not the topic's envelope, go to the dead-letter topic as stored;</li>
+ * <li>the rest are handed to the {@link Handler} on one transaction (it claims their ids in its ledger and changes
+ * its state);</li>
+ * <li>a failure the data caused (the handler refused it, or PostgreSQL did: a constraint, a bad value) replays the
+ * batch one event per transaction and dead-letters only the events that fail on their own;</li>
+ * <li>a failure of the infrastructure (PostgreSQL unreachable, a deadlock, a restart) is retried with back-off for as
+ * long as it lasts: nothing is dead-lettered and nothing is acknowledged until it is applied.</li>
+ * </ol>
+ * The caller acknowledges the batch when the returned {@code Uni} completes, so offsets are committed only after
+ * the database commit. Not a bean: each service builds one around its own pool.
+ */
+public final class TransactionalBatches {
+
+    private static final Logger LOG = Logger.getLogger(TransactionalBatches.class);
+    private static final Set<String> INFRASTRUCTURE_SQL_CLASSES = Set.of("08", "40", "53", "55", "57", "58", "XX");
+
+    private final Pool pool;
+    private final DeadLetters deadLetters;
+
+    public TransactionalBatches(Pool pool, DeadLetters deadLetters) {
+        this.pool = pool;
+        this.deadLetters = deadLetters;
+    }
+
+    /** What a consumer does with the readable events of a batch. */
+    public interface Handler<E> {
+
+        /** The topic read, for logs. */
+        String topic();
+
+        /** Where records this handler cannot apply go. */
+        String deadLetterTopic();
+
+        Class<E> envelopeType();
+
+        /**
+         * Applies {@code events} (in topic order) on {@code tx}. Must be idempotent: claim the event ids in a ledger
+         * ({@link Ledger}) in the same transaction, and write on natural keys.
+         */
+        Uni<Void> apply(SqlClient tx, List<Consumed<E>> events);
+
+        /** Called after the transaction that applied {@code events} committed (live notifications, wake-ups). */
+        default void committed(List<Consumed<E>> events) {
+        }
+    }
+
+    /** A readable record and its envelope. */
+    public record Consumed<E>(ConsumerRecord<String, Decoded> record, E envelope) {
+    }
+
+    /** Thrown by a handler that cannot apply anything yet (start-up): retried, never dead-lettered. */
+    public static class NotReady extends RuntimeException {
+        public NotReady(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** Applies {@code records}; completes when every record is applied or dead-lettered. */
+    public <E> Uni<Void> process(Handler<E> handler, List<ConsumerRecord<String, Decoded>> records) {
+        List<Consumed<E>> readable = new ArrayList<>(records.size());
+        List<Uni<Void>> poison = new ArrayList<>();
+        for (ConsumerRecord<String, Decoded> record : records) {
+            Decoded value = record.value();
+            if (value != null && handler.envelopeType().isInstance(value.envelope())) {
+                readable.add(new Consumed<>(record, handler.envelopeType().cast(value.envelope())));
+            } else {
+                RuntimeException why = value == null || value.failure() == null
+                        ? new IllegalArgumentException("not a " + handler.envelopeType().getSimpleName())
+                        : new IllegalArgumentException("unreadable: " + value.failure().getMessage(), value.failure());
+                poison.add(deadLetter(handler, record, why));
+            }
+        }
+        Uni<Void> deadLettered = Multi.createFrom().iterable(poison).onItem().transformToUniAndConcatenate(u -> u)
+                .collect().last().replaceWithVoid();
+        if (readable.isEmpty()) {
+            return deadLettered;
+        }
+        Uni<Void> applied = inTransaction(handler, readable)
+                .onFailure(TransactionalBatches::causedByData).recoverWithUni(batchFailure -> {
+                    LOG.warnf("A batch of %d %s events failed on its data (%s); applying them one by one",
+                            readable.size(), handler.topic(), batchFailure.toString());
+                    return oneByOne(handler, readable);
+                })
+                .onFailure().invoke(e -> LOG.warnf("Applying %d %s events failed, retrying: %s", readable.size(),
+                        handler.topic(), e.toString()))
+                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely();
+        return deadLettered.chain(() -> applied);
+    }
+
+    private <E> Uni<Void> oneByOne(Handler<E> handler, List<Consumed<E>> events) {
+        return Multi.createFrom().iterable(events).onItem().transformToUniAndConcatenate(event ->
+                inTransaction(handler, List.of(event))
+                        .onFailure(TransactionalBatches::causedByData)
+                        .recoverWithUni(failure -> deadLetter(handler, event.record(), failure))
+                        .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10))
+                        .indefinitely())
+                .collect().last().replaceWithVoid();
+    }
+
+    private <E> Uni<Void> inTransaction(Handler<E> handler, List<Consumed<E>> events) {
+        return pool.withTransaction(tx -> handler.apply(tx, events)).invoke(() -> handler.committed(events));
+    }
+
+    private Uni<Void> deadLetter(Handler<?> handler, ConsumerRecord<String, Decoded> record, Throwable why) {
+        return deadLetters.send(handler.deadLetterTopic(), record, why)
+                .onFailure().invoke(e -> LOG.warnf("Dead-lettering failed, retrying: %s", e.toString()))
+                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely();
+    }
+
+    /**
+     * Whether a failure is the data's fault (so retrying cannot help and the event is dead-lettered) rather than the
+     * infrastructure's (retried until it recovers). PostgreSQL errors are classified by SQLSTATE class: connection
+     * (08), transaction rollback such as deadlock or serialization (40), resources (53), operator intervention such
+     * as a restart (57), object in use (55) and system errors (58, XX) are the infrastructure; anything else
+     * PostgreSQL refuses (a constraint, an invalid value) is the data. Failures outside the driver (a handler
+     * refusing an event, a value it cannot map) are the data; I/O and client errors are the infrastructure.
+     */
+    public static boolean causedByData(Throwable failure) {
+        if (failure instanceof PgException pg) {
+            String state = pg.getSqlState();
+            String sqlClass = state == null || state.length() < 2 ? "" : state.substring(0, 2);
+            return !INFRASTRUCTURE_SQL_CLASSES.contains(sqlClass);
+        }
+        if (failure instanceof NotReady || failure instanceof java.io.IOException
+                || failure instanceof java.util.concurrent.TimeoutException
+                || failure instanceof io.vertx.core.VertxException
+                || failure instanceof io.smallrye.mutiny.TimeoutException) {
+            return false;
+        }
+        String name = failure.getClass().getName();
+        return !(name.startsWith("io.vertx.") || name.startsWith("io.netty."));
+    }
+}

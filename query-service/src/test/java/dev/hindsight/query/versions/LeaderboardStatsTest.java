@@ -1,0 +1,47 @@
+package dev.hindsight.query.versions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.hindsight.query.versions.LeaderboardStats.Interval;
+import dev.hindsight.query.versions.LeaderboardStats.Recommendation;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The leaderboard's interval and promotion rule, against textbook values. */
+class LeaderboardStatsTest {
+
+    @ParameterizedTest
+    @CsvSource({"1, 12.7062", "2, 4.3027", "3, 3.1824", "5, 2.5706", "10, 2.2281", "20, 2.0860", "30, 2.0423",
+            "60, 2.0003", "120, 1.9799", "1000, 1.9623"})
+    void tQuantileMatchesTheTable(long df, double expected) {
+        assertThat(LeaderboardStats.tQuantile975(df)).isCloseTo(expected, within(0.002));
+    }
+
+    @Test
+    void intervalOfAMean() {
+        // n=25, sd=0.5: half width = 2.0639 * 0.5 / 5 = 0.2064
+        Interval interval = LeaderboardStats.interval(25, 0.6, 0.5);
+        assertThat(interval.low()).isCloseTo(0.6 - 0.2064, within(0.001));
+        assertThat(interval.high()).isCloseTo(0.6 + 0.2064, within(0.001));
+    }
+
+    @Test
+    void oneObservationHasNoInterval() {
+        assertThat(LeaderboardStats.interval(1, 0.8, Double.NaN)).isEqualTo(new Interval(0.8, null, null));
+    }
+
+    @Test
+    void promotesOnlyWhenThePairedDifferenceIsSignificantlyPositiveOverEnoughEvaluations() {
+        Interval better = LeaderboardStats.interval(40, 0.2, 0.3);      // 0.2 ± 0.096
+        Interval worse = LeaderboardStats.interval(40, -0.2, 0.3);
+        Interval noise = LeaderboardStats.interval(40, 0.05, 0.5);      // 0.05 ± 0.16
+        assertThat(LeaderboardStats.recommend(40, better, 30)).isEqualTo(Recommendation.PROMOTE);
+        assertThat(LeaderboardStats.recommend(40, worse, 30)).isEqualTo(Recommendation.DO_NOT_PROMOTE);
+        assertThat(LeaderboardStats.recommend(40, noise, 30)).isEqualTo(Recommendation.INCONCLUSIVE);
+        // The same clear advantage over too few evaluations is no recommendation.
+        assertThat(LeaderboardStats.recommend(10, LeaderboardStats.interval(10, 0.6, 0.01), 30))
+                .isEqualTo(Recommendation.KEEP_SHADOWING);
+    }
+}
