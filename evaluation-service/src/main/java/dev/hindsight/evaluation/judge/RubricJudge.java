@@ -60,6 +60,10 @@ public final class RubricJudge implements TraceJudge {
      */
     public static final Map<String, Integer> WEIGHTS = weights();
 
+    /** The rubric's dimensions, in the order every judgement lists them (an LLM judge is held to the same). */
+    public static final java.util.List<String> DIMENSIONS = java.util.List.of(HYPOTHESIS_FORMATION, EVIDENCE_GATHERING,
+            VERIFICATION_AFTER_EDITS, REACTION_TO_FAILURES, CLARITY_OF_REASONING);
+
     private static final Pattern HYPOTHESIS = cues(
             "suspect\\w*", "might", "maybe", "likely", "unlikely", "hypothes\\w*", "probabl\\w*", "could be",
             "i think", "because", "perhaps", "possibl\\w*", "seems?", "guess\\w*", "theory", "root cause",

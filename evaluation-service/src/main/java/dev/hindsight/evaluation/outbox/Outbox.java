@@ -1,6 +1,7 @@
 package dev.hindsight.evaluation.outbox;
 
 import dev.hindsight.events.HindsightTopic;
+import dev.hindsight.platform.kafka.EnvelopeDatumProvider;
 import dev.hindsight.platform.kafka.OwnedTopics;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -48,7 +49,7 @@ public class Outbox {
         List<Tuple> rows = new ArrayList<>(events.size());
         for (Event event : events) {
             rows.add(Tuple.of(OwnedTopics.name(config, event.topic()), event.key(), event.eventId(),
-                    io.vertx.mutiny.core.buffer.Buffer.buffer(encode(event.envelope()))));
+                    io.vertx.core.buffer.Buffer.buffer(encode(event.envelope()))));
         }
         return tx.preparedQuery(INSERT).executeBatch(rows).replaceWithVoid();
     }
@@ -57,9 +58,8 @@ public class Outbox {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
             BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(bytes, null);
-            @SuppressWarnings("unchecked")
-            SpecificDatumWriter<SpecificRecordBase> writer = new SpecificDatumWriter<>(
-                    (Class<SpecificRecordBase>) envelope.getClass());
+            SpecificDatumWriter<SpecificRecordBase> writer = new SpecificDatumWriter<>(envelope.getSchema(),
+                    EnvelopeDatumProvider.model(envelope.getClass()));
             writer.write(envelope, encoder);
             encoder.flush();
             return bytes.toByteArray();
@@ -71,9 +71,8 @@ public class Outbox {
     static SpecificRecordBase decode(HindsightTopic topic, byte[] bytes) {
         try {
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, null);
-            @SuppressWarnings("unchecked")
-            SpecificDatumReader<SpecificRecordBase> reader = new SpecificDatumReader<>(
-                    (Class<SpecificRecordBase>) topic.valueType());
+            SpecificDatumReader<SpecificRecordBase> reader = new SpecificDatumReader<>(topic.valueSchema(),
+                    topic.valueSchema(), EnvelopeDatumProvider.model(topic.valueType()));
             return reader.read(null, decoder);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -54,7 +54,7 @@ public class SessionTracker implements TransactionalBatches.Handler<ReasoningEve
                 kind = EXCLUDED.kind, title = EXCLUDED.title, task_description = EXCLUDED.task_description""";
     private static final String INSERT_MESSAGE = """
             INSERT INTO session_message (tenant_id, session_id, message_index, role, content, occurred_at, steps)
-            VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
+            VALUES ($1, $2, $3, $4, $5, $6, $7)
             ON CONFLICT DO NOTHING""";
     private static final String INSERT_ACTION = """
             INSERT INTO session_action (tenant_id, session_id, action_id, description, occurred_at)
@@ -72,7 +72,7 @@ public class SessionTracker implements TransactionalBatches.Handler<ReasoningEve
     // A message's summary job exists only if its message row was taken by this event (the first at an index wins).
     private static final String MESSAGE_JOB = """
             INSERT INTO insight_job (tenant_id, session_id, kind, message_index)
-            SELECT $1, $2, 'message_summary', $3
+            SELECT $1::text, $2::text, 'message_summary', $3::int
             WHERE EXISTS (SELECT 1 FROM session_message WHERE tenant_id = $1 AND session_id = $2 AND message_index = $3
                           AND role = 'assistant')
             ON CONFLICT DO NOTHING""";
@@ -81,8 +81,8 @@ public class SessionTracker implements TransactionalBatches.Handler<ReasoningEve
             ON CONFLICT DO NOTHING""";
     private static final String JUDGEMENT_JOB = """
             INSERT INTO insight_job (tenant_id, session_id, kind)
-            SELECT $1, $2, 'trace_judgement'
-            WHERE $3 OR EXISTS (SELECT 1 FROM session_state WHERE tenant_id = $1 AND session_id = $2 AND kind = 'debug')
+            SELECT $1::text, $2::text, 'trace_judgement'
+            WHERE $3::boolean OR EXISTS (SELECT 1 FROM session_state WHERE tenant_id = $1 AND session_id = $2 AND kind = 'debug')
             ON CONFLICT DO NOTHING""";
 
     private final TransactionalBatches batches;
@@ -215,7 +215,7 @@ public class SessionTracker implements TransactionalBatches.Handler<ReasoningEve
     }
 
     /** An assistant message's thinking steps as trace steps, so the judge can score a session that asked for it. */
-    private static String steps(MessageRecorded m) {
+    private static JsonArray steps(MessageRecorded m) {
         if (m.getThinkingSteps().isEmpty()) {
             return null;
         }
@@ -232,7 +232,7 @@ public class SessionTracker implements TransactionalBatches.Handler<ReasoningEve
             }
             steps.add(json);
         }
-        return steps.encode();
+        return steps;
     }
 
     private static Tuple step(String tenant, String session, ActivityRecorded a, long offset) {

@@ -42,7 +42,7 @@ public class AuditTracker implements TransactionalBatches.Handler<SpecificRecord
     private static final String INSERT_SET = """
             INSERT INTO decision_set_state (tenant_id, decision_set_id, message_id, session_id, decision_set,
                                             decided_at, signal_count, has_terminal)
-            SELECT $1, $2, $3, $4, $5::jsonb, $6, count(*), COALESCE(bool_or(signal_type IN %s), false)
+            SELECT $1::text, $2::text, $3::text, $4::text, $5::jsonb, $6::timestamptz, count(*), COALESCE(bool_or(signal_type IN %s), false)
             FROM behavior_signal WHERE tenant_id = $1 AND message_id = $3
             ON CONFLICT DO NOTHING""".formatted(TERMINAL);
     // A signal counts on every set of its message that arrived before it.
@@ -141,7 +141,7 @@ public class AuditTracker implements TransactionalBatches.Handler<SpecificRecord
                 DecisionSet set = ShadowMapping.decisionSet(decision);
                 sql = INSERT_SET;
                 row = Tuple.of(set.tenant(), set.decisionSetId(), set.messageId(), set.sessionId(),
-                        ShadowMapping.toJson(set).encode(), set.decidedAt().atOffset(ZoneOffset.UTC));
+                        ShadowMapping.toJson(set), set.decidedAt().atOffset(ZoneOffset.UTC));
             } else {
                 SignalEvent signalEvent = (SignalEvent) event.envelope();
                 Signal signal = ShadowMapping.signal(signalEvent);

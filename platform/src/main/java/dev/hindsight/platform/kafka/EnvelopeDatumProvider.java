@@ -23,7 +23,7 @@ import org.apache.avro.specific.SpecificRecordBase;
  */
 public class EnvelopeDatumProvider<T> extends DefaultAvroDatumProvider<T> {
 
-    private final Map<Class<?>, SpecificData> models = new ConcurrentHashMap<>();
+    private static final Map<Class<?>, SpecificData> MODELS = new ConcurrentHashMap<>();
     // Keyed by identity: a generated class always hands out the same Schema instance, and the default provider's
     // key (the schema's parsing fingerprint, computed per record) cost a tenth of ingest's CPU.
     private final Map<Schema, DatumWriter<T>> writers = Collections.synchronizedMap(new IdentityHashMap<>());
@@ -48,8 +48,12 @@ public class EnvelopeDatumProvider<T> extends DefaultAvroDatumProvider<T> {
         return writers.computeIfAbsent(schema, s -> new SpecificDatumWriter<>(s, model(record.getClass())));
     }
 
-    private SpecificData model(Class<?> type) {
-        return models.computeIfAbsent(type, t -> {
+    /**
+     * The Avro model that reads and writes {@code type} with that very class (and its logical-type conversions),
+     * whatever the thread's context class loader: for code that encodes envelopes outside a serializer.
+     */
+    public static SpecificData model(Class<?> type) {
+        return MODELS.computeIfAbsent(type, t -> {
             SpecificData model = new SpecificData(t.getClassLoader());
             SpecificData.getForClass(t).getConversions().forEach(model::addLogicalTypeConversion);
             return model;
