@@ -125,7 +125,8 @@ public final class LlmJudge implements Judge {
     }
 
     private static int score(JsonNode node, String what) {
-        if (!node.isIntegralNumber() || node.asInt() < 0 || node.asInt() > 100) {
+        // canConvertToInt: asInt() truncates a long, so 4294967346 would otherwise pass as 50.
+        if (!node.isIntegralNumber() || !node.canConvertToInt() || node.asInt() < 0 || node.asInt() > 100) {
             throw violation(what + " is not an integer 0-100: " + node);
         }
         return node.asInt();
