@@ -3,6 +3,7 @@ package dev.hindsight.evaluation.insight;
 import dev.hindsight.evaluation.config.EvaluationConfig;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
+import dev.hindsight.evaluation.work.Rounds;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -16,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
@@ -50,7 +50,6 @@ public class InsightWorker {
             WHERE tenant_id = $1 AND session_id = $2 AND kind = $3 AND message_index = $4""";
 
     private final Pool pool;
-    private final Vertx vertx;
     private final Outbox outbox;
     private final OutboxRelay relay;
     private final InsightInputs inputs;
@@ -58,72 +57,55 @@ public class InsightWorker {
     private final EvaluationConfig.Insights config;
     private final Clock clock = Clock.systemUTC();
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final AtomicBoolean claiming = new AtomicBoolean();
-    private final AtomicBoolean again = new AtomicBoolean();
-    private volatile boolean stopped;
-    private long timer = -1;
+    private final Rounds rounds;
 
     public InsightWorker(Pool pool, Vertx vertx, Outbox outbox, OutboxRelay relay, InsightInputs inputs,
             InsightModels models, EvaluationConfig config) {
         this.pool = pool;
-        this.vertx = vertx;
         this.outbox = outbox;
         this.relay = relay;
         this.inputs = inputs;
         this.models = models;
         this.config = config.insights();
+        this.rounds = new Rounds(vertx, this.config.pollInterval(), "Claiming insight jobs", this::claim);
     }
 
     void start(@Observes StartupEvent event) {
-        long every = config.pollInterval().toMillis();
-        timer = vertx.setPeriodic(every, every, id -> wake());
+        rounds.start();
     }
 
     void stop(@Observes ShutdownEvent event) {
-        stopped = true;
-        if (timer >= 0) {
-            vertx.cancelTimer(timer);
-        }
+        rounds.stop();
     }
 
     /** Looks for due jobs now (after new ones were recorded, or one finished). */
     public void wake() {
-        if (stopped) {
-            return;
-        }
+        rounds.wake();
+    }
+
+    /** Claims as many due jobs as there is room for and starts them; true when the room was filled (more may wait). */
+    private Uni<Boolean> claim() {
         int free = config.concurrency() - inFlight.get();
         if (free <= 0) {
-            return;
+            return Uni.createFrom().item(false);
         }
-        if (!claiming.compareAndSet(false, true)) {
-            again.set(true);
-            return;
-        }
-        again.set(false);
-        pool.preparedQuery(CLAIM).execute(Tuple.of(free, (double) config.lease().toSeconds()))
-                .subscribe().with(rows -> {
-                    List<InsightJob> jobs = new ArrayList<>(rows.size());
-                    for (Row row : rows) {
-                        jobs.add(new InsightJob(row.getString("tenant_id"), row.getString("session_id"),
-                                InsightJob.Kind.of(row.getString("kind")), row.getInteger("message_index"),
-                                row.getInteger("attempts")));
-                    }
-                    inFlight.addAndGet(jobs.size());
-                    claiming.set(false);
-                    for (InsightJob job : jobs) {
-                        run(job).subscribe().with(ignored -> finished(), failure -> {
-                            LOG.warnf("Recording the result of %s failed; the job's lease will expire and it runs "
-                                    + "again: %s", job, failure.toString());
-                            finished();
-                        });
-                    }
-                    if (again.get() || jobs.size() == free) {
-                        wake();
-                    }
-                }, failure -> {
-                    claiming.set(false);
-                    LOG.warnf("Claiming insight jobs failed, will retry: %s", failure.toString());
+        return pool.preparedQuery(CLAIM).execute(Tuple.of(free, (double) config.lease().toSeconds())).map(rows -> {
+            List<InsightJob> jobs = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                jobs.add(new InsightJob(row.getString("tenant_id"), row.getString("session_id"),
+                        InsightJob.Kind.of(row.getString("kind")), row.getInteger("message_index"),
+                        row.getInteger("attempts")));
+            }
+            inFlight.addAndGet(jobs.size());
+            for (InsightJob job : jobs) {
+                run(job).subscribe().with(ignored -> finished(), failure -> {
+                    LOG.warnf("Recording the result of %s failed; the job's lease will expire and it runs again: %s",
+                            job, failure.toString());
+                    finished();
                 });
+            }
+            return jobs.size() == free;
+        });
     }
 
     private void finished() {

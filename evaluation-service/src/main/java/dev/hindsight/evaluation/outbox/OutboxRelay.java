@@ -1,6 +1,7 @@
 package dev.hindsight.evaluation.outbox;
 
 import dev.hindsight.evaluation.config.EvaluationConfig;
+import dev.hindsight.evaluation.work.Rounds;
 import dev.hindsight.events.HindsightTopic;
 import dev.hindsight.events.evaluations.EvaluationEvent;
 import dev.hindsight.events.insights.InsightEvent;
@@ -23,11 +24,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.jboss.logging.Logger;
 
 /**
  * Publishes the outbox to Kafka in id order and deletes what Kafka acknowledged (acks=all, idempotent producer). Rows
@@ -37,29 +36,24 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class OutboxRelay {
 
-    private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
-
     private static final String NEXT = """
             SELECT id, topic, record_key, event_id, envelope FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED""";
     private static final String DELETE = "DELETE FROM outbox WHERE id = ANY($1)";
 
     private final Pool pool;
-    private final Vertx vertx;
     private final EvaluationConfig.Relay config;
     private final Map<String, HindsightTopic> topics = new LinkedHashMap<>();
     private final Map<HindsightTopic, KafkaProducer<String, SpecificRecordBase>> producers = new LinkedHashMap<>();
-    private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean again = new AtomicBoolean();
-    private volatile boolean stopped;
-    private long timer = -1;
+    private final Rounds rounds;
 
     /** The emitters are injected only so that SmallRye creates the channels (and their health checks). */
     public OutboxRelay(Pool pool, Vertx vertx, EvaluationConfig config, KafkaClientService kafka, Config channels,
             @Channel("insights") MutinyEmitter<InsightEvent> insights,
             @Channel("evaluations") MutinyEmitter<EvaluationEvent> evaluations) {
         this.pool = pool;
-        this.vertx = vertx;
         this.config = config.relay();
+        this.rounds = new Rounds(vertx, this.config.pollInterval(), "Publishing the outbox",
+                () -> round().map(published -> published >= this.config.batchSize()));
         for (HindsightTopic topic : HindsightTopic.writtenBy("evaluation-service")) {
             topics.put(OwnedTopics.name(channels, topic), topic);
             KafkaProducer<String, SpecificRecordBase> producer =
@@ -72,36 +66,16 @@ public class OutboxRelay {
     }
 
     void start(@Observes StartupEvent event) {
-        long every = config.pollInterval().toMillis();
-        timer = vertx.setPeriodic(every, every, id -> wake());
+        rounds.start();
     }
 
     void stop(@Observes ShutdownEvent event) {
-        stopped = true;
-        if (timer >= 0) {
-            vertx.cancelTimer(timer);
-        }
+        rounds.stop();
     }
 
     /** Publishes now (after a transaction that added rows committed); coalesces calls made while a round runs. */
     public void wake() {
-        if (stopped) {
-            return;
-        }
-        if (!running.compareAndSet(false, true)) {
-            again.set(true);
-            return;
-        }
-        again.set(false);
-        round().subscribe().with(published -> {
-            running.set(false);
-            if (published >= config.batchSize() || again.get()) {
-                wake();
-            }
-        }, failure -> {
-            running.set(false);
-            LOG.warnf("Publishing the outbox failed, will retry: %s", failure.toString());
-        });
+        rounds.wake();
     }
 
     /** One round: the oldest rows, published and deleted; the number published. */

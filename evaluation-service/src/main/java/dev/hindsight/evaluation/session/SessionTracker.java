@@ -31,7 +31,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -101,9 +100,7 @@ public class SessionTracker implements TransactionalBatches.Handler<ReasoningEve
 
     @Incoming("reasoning")
     public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
-        List<ConsumerRecord<String, Decoded>> list = new ArrayList<>(records.count());
-        records.forEach(list::add);
-        return batches.process(this, list);
+        return batches.process(this, records);
     }
 
     @Override

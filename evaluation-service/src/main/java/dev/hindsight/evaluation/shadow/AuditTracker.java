@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecordBase;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -74,9 +73,7 @@ public class AuditTracker implements TransactionalBatches.Handler<SpecificRecord
 
     @Incoming("audit")
     public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
-        List<ConsumerRecord<String, Decoded>> list = new ArrayList<>(records.count());
-        records.forEach(list::add);
-        return batches.process(this, list);
+        return batches.process(this, records);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.hindsight.evaluation.shadow;
 
 import dev.hindsight.evaluation.config.EvaluationConfig;
+import dev.hindsight.evaluation.work.Rounds;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
 import io.quarkus.runtime.ShutdownEvent;
@@ -22,8 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.jboss.logging.Logger;
 
 /**
  * Scores decision sets when they are due (ARCHITECTURE.md: on a terminal signal, or when the window closes on event
@@ -35,7 +34,6 @@ import org.jboss.logging.Logger;
 @Singleton
 public class ShadowEvaluator {
 
-    private static final Logger LOG = Logger.getLogger(ShadowEvaluator.class);
     private static final int ROUND = 200;
 
     private static final String DUE = """
@@ -55,7 +53,6 @@ public class ShadowEvaluator {
             WHERE tenant_id = $1 AND decision_set_id = $2""";
 
     private final Pool pool;
-    private final Vertx vertx;
     private final Outbox outbox;
     private final OutboxRelay relay;
     private final EvaluationConfig.Shadow config;
@@ -64,15 +61,11 @@ public class ShadowEvaluator {
     private final DecisionComparator comparator;
     private final String similarityModel;
     private final Clock clock = Clock.systemUTC();
-    private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean again = new AtomicBoolean();
-    private volatile boolean stopped;
-    private long timer = -1;
+    private final Rounds rounds;
 
     public ShadowEvaluator(Pool pool, Vertx vertx, Outbox outbox, OutboxRelay relay, EvaluationConfig config,
             ReasoningSimilarity similarity) {
         this.pool = pool;
-        this.vertx = vertx;
         this.outbox = outbox;
         this.relay = relay;
         this.config = config.shadow();
@@ -81,42 +74,25 @@ public class ShadowEvaluator {
         this.calculator = new ShadowScoreCalculator(weights);
         this.comparator = new DecisionComparator(similarity);
         this.similarityModel = similarity instanceof MiniLmSimilarity m ? m.modelId() : similarity.getClass().getSimpleName();
+        this.rounds = new Rounds(vertx, this.config.checkInterval(), "Evaluating decision sets",
+                () -> round().invoke(evaluated -> {
+                    if (evaluated > 0) {
+                        relay.wake();
+                    }
+                }).map(evaluated -> evaluated >= ROUND));
     }
 
     void start(@Observes StartupEvent event) {
-        long every = config.checkInterval().toMillis();
-        timer = vertx.setPeriodic(every, every, id -> wake());
+        rounds.start();
     }
 
     void stop(@Observes ShutdownEvent event) {
-        stopped = true;
-        if (timer >= 0) {
-            vertx.cancelTimer(timer);
-        }
+        rounds.stop();
     }
 
     /** Evaluates what is due now (after signals or sets were recorded); coalesces calls made while a round runs. */
     public void wake() {
-        if (stopped) {
-            return;
-        }
-        if (!running.compareAndSet(false, true)) {
-            again.set(true);
-            return;
-        }
-        again.set(false);
-        round().subscribe().with(evaluated -> {
-            running.set(false);
-            if (evaluated > 0) {
-                relay.wake();
-            }
-            if (evaluated >= ROUND || again.get()) {
-                wake();
-            }
-        }, failure -> {
-            running.set(false);
-            LOG.warnf("Evaluating decision sets failed, will retry: %s", failure.toString());
-        });
+        rounds.wake();
     }
 
     /** One round: the due sets, scored, published through the outbox and marked; the number evaluated. */

@@ -73,6 +73,13 @@ public final class TransactionalBatches {
         }
     }
 
+    /** A polled batch as a channel with {@code batch=true} hands it over. */
+    public <E> Uni<Void> process(Handler<E> handler, org.apache.kafka.clients.consumer.ConsumerRecords<String, Decoded> records) {
+        List<ConsumerRecord<String, Decoded>> list = new ArrayList<>(records.count());
+        records.forEach(list::add);
+        return process(handler, list);
+    }
+
     /** Applies {@code records}; completes when every record is applied or dead-lettered. */
     public <E> Uni<Void> process(Handler<E> handler, List<ConsumerRecord<String, Decoded>> records) {
         List<Consumed<E>> readable = new ArrayList<>(records.size());
