@@ -3,19 +3,24 @@ package dev.hindsight.evaluation.shadow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.hindsight.testing.HindsightTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The real in-process MiniLM model: related reasoning scores above unrelated reasoning. */
+/**
+ * The real in-process MiniLM model, as the service loads it: related reasoning scores above unrelated reasoning. A
+ * Quarkus test because the model's native tokenizer library can be loaded by one class loader per JVM only, and the
+ * application's (shared by this module's Quarkus tests) is the one that loads it.
+ */
+@QuarkusTest
+@QuarkusTestResource(HindsightTestResource.class)
 class MiniLmSimilarityTest {
 
-    private static MiniLmSimilarity similarity;
-
-    @BeforeAll
-    static void loadTheModelOnce() {
-        similarity = new MiniLmSimilarity();
-    }
+    @Inject
+    ReasoningSimilarity similarity;
 
     @Test
     void reasoning_that_says_the_same_thing_is_closer_than_an_unrelated_fact() {
