@@ -15,7 +15,7 @@ import dev.hindsight.events.reasoning.ThinkingStep;
 import dev.hindsight.events.reasoning.ThoughtLog;
 import dev.hindsight.platform.consumer.DeadLetters;
 import dev.hindsight.platform.consumer.Ledger;
-import dev.hindsight.platform.consumer.TransactionalBatches;
+import dev.hindsight.platform.consumer.TopicHandler;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
@@ -42,7 +42,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * polled batch is one transaction; the worker is woken after it commits.
  */
 @Singleton
-public class SessionTracker implements TransactionalBatches.Handler<ReasoningEvent> {
+public class SessionTracker extends TopicHandler<ReasoningEvent> {
 
     static final String CONSUMER = "evaluation.reasoning";
 
@@ -84,38 +84,18 @@ public class SessionTracker implements TransactionalBatches.Handler<ReasoningEve
             WHERE $3::boolean OR EXISTS (SELECT 1 FROM session_state WHERE tenant_id = $1 AND session_id = $2 AND kind = 'debug')
             ON CONFLICT DO NOTHING""";
 
-    private final TransactionalBatches batches;
     private final InsightWorker worker;
-    private final String topic;
-    private final String deadLetterTopic;
 
     public SessionTracker(Pool pool, DeadLetters deadLetters, InsightWorker worker,
             @ConfigProperty(name = "mp.messaging.incoming.reasoning.topic") String topic,
             @ConfigProperty(name = "mp.messaging.incoming.reasoning.dead-letter-queue.topic") String deadLetterTopic) {
-        this.batches = new TransactionalBatches(pool, deadLetters);
+        super(pool, deadLetters, topic, deadLetterTopic, ReasoningEvent.class);
         this.worker = worker;
-        this.topic = topic;
-        this.deadLetterTopic = deadLetterTopic;
     }
 
     @Incoming("reasoning")
     public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
-        return batches.process(this, records);
-    }
-
-    @Override
-    public String topic() {
-        return topic;
-    }
-
-    @Override
-    public String deadLetterTopic() {
-        return deadLetterTopic;
-    }
-
-    @Override
-    public Class<ReasoningEvent> envelopeType() {
-        return ReasoningEvent.class;
+        return process(records);
     }
 
     @Override

@@ -5,7 +5,7 @@ import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.platform.consumer.DeadLetters;
 import dev.hindsight.platform.consumer.Ledger;
-import dev.hindsight.platform.consumer.TransactionalBatches;
+import dev.hindsight.platform.consumer.TopicHandler;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
@@ -30,7 +30,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * from that state when to score.
  */
 @Singleton
-public class AuditTracker implements TransactionalBatches.Handler<SpecificRecordBase> {
+public class AuditTracker extends TopicHandler<SpecificRecordBase> {
 
     static final String DECISIONS_CONSUMER = "evaluation.decisions";
     static final String SIGNALS_CONSUMER = "evaluation.signals";
@@ -57,38 +57,18 @@ public class AuditTracker implements TransactionalBatches.Handler<SpecificRecord
             FROM inserted WHERE d.tenant_id = inserted.tenant_id AND d.message_id = inserted.message_id"""
             .formatted(TERMINAL);
 
-    private final TransactionalBatches batches;
     private final ShadowEvaluator evaluator;
-    private final String topic;
-    private final String deadLetterTopic;
 
     public AuditTracker(Pool pool, DeadLetters deadLetters, ShadowEvaluator evaluator,
             @ConfigProperty(name = "mp.messaging.incoming.audit.topics") String topic,
             @ConfigProperty(name = "mp.messaging.incoming.audit.dead-letter-queue.topic") String deadLetterTopic) {
-        this.batches = new TransactionalBatches(pool, deadLetters);
+        super(pool, deadLetters, topic, deadLetterTopic, SpecificRecordBase.class);
         this.evaluator = evaluator;
-        this.topic = topic;
-        this.deadLetterTopic = deadLetterTopic;
     }
 
     @Incoming("audit")
     public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
-        return batches.process(this, records);
-    }
-
-    @Override
-    public String topic() {
-        return topic;
-    }
-
-    @Override
-    public String deadLetterTopic() {
-        return deadLetterTopic;
-    }
-
-    @Override
-    public Class<SpecificRecordBase> envelopeType() {
-        return SpecificRecordBase.class;
+        return process(records);
     }
 
     @Override

@@ -1,0 +1,48 @@
+package dev.hindsight.platform.consumer;
+
+import dev.hindsight.platform.kafka.Decoded;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+
+/**
+ * What every batched consumer of one channel shares: its topic, its dead-letter topic, its envelope type, and handing
+ * a polled batch to {@link TransactionalBatches}. A subclass adds its {@code @Incoming} method (one line calling
+ * {@link #process}) and {@link #apply}. Subclasses are {@code @Singleton}s: a client proxy would need a no-argument
+ * constructor.
+ */
+public abstract class TopicHandler<E> implements TransactionalBatches.Handler<E> {
+
+    private final TransactionalBatches batches;
+    private final String topic;
+    private final String deadLetterTopic;
+    private final Class<E> envelopeType;
+
+    protected TopicHandler(Pool pool, DeadLetters deadLetters, String topic, String deadLetterTopic,
+            Class<E> envelopeType) {
+        this.batches = new TransactionalBatches(pool, deadLetters);
+        this.topic = topic;
+        this.deadLetterTopic = deadLetterTopic;
+        this.envelopeType = envelopeType;
+    }
+
+    /** Applies a polled batch; completes after the commit (or the dead letters), so offsets are committed then. */
+    protected Uni<Void> process(ConsumerRecords<String, Decoded> records) {
+        return batches.process(this, records);
+    }
+
+    @Override
+    public String topic() {
+        return topic;
+    }
+
+    @Override
+    public String deadLetterTopic() {
+        return deadLetterTopic;
+    }
+
+    @Override
+    public Class<E> envelopeType() {
+        return envelopeType;
+    }
+}
