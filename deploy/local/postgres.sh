@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the machine's PostgreSQL runs and Hindsight's role and databases exist. Idempotent.
-#   deploy/local/postgres.sh ensure    start PostgreSQL if it is down; create role hindsight and the databases
+#   deploy/local/postgres.sh ensure    start PostgreSQL if it is down; install pgvector if it is missing (pgvector.sh);
+#                                      create role hindsight, the databases, and extension vector in hindsight_memory
 #   deploy/local/postgres.sh stop      stop PostgreSQL only if `ensure` was the one that started it
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -40,11 +41,14 @@ SQL
       log "created database $db"
     fi
   done
+  # memory-service stores embeddings with pgvector; creating an extension needs a superuser, so it happens here.
+  psql_super -d hindsight_memory -c "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS vector"
 }
 
 case "${1:-ensure}" in
   ensure)
     ensure_running
+    "$(dirname "$0")/pgvector.sh" ensure
     ensure_databases
     ;;
   stop)
