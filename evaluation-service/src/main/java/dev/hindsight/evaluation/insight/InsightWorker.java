@@ -3,7 +3,7 @@ package dev.hindsight.evaluation.insight;
 import dev.hindsight.evaluation.config.EvaluationConfig;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
-import dev.hindsight.evaluation.work.Rounds;
+import dev.hindsight.platform.work.Rounds;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;

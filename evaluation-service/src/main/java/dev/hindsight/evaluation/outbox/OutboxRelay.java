@@ -1,7 +1,7 @@
 package dev.hindsight.evaluation.outbox;
 
 import dev.hindsight.evaluation.config.EvaluationConfig;
-import dev.hindsight.evaluation.work.Rounds;
+import dev.hindsight.platform.work.Rounds;
 import dev.hindsight.events.HindsightTopic;
 import dev.hindsight.events.evaluations.EvaluationEvent;
 import dev.hindsight.events.insights.InsightEvent;

@@ -1,7 +1,7 @@
 package dev.hindsight.evaluation.shadow;
 
 import dev.hindsight.evaluation.config.EvaluationConfig;
-import dev.hindsight.evaluation.work.Rounds;
+import dev.hindsight.platform.work.Rounds;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
 import io.quarkus.runtime.ShutdownEvent;

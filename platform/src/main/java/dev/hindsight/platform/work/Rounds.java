@@ -1,4 +1,4 @@
-package dev.hindsight.evaluation.work;
+package dev.hindsight.platform.work;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
@@ -10,8 +10,8 @@ import org.jboss.logging.Logger;
 /**
  * Runs a unit of background work (a round) on a period and whenever it is woken, never two rounds at once: a wake-up
  * during a round runs one more round after it, and a round that says there is more to do is followed at once. A
- * failed round is logged and retried on the next tick. The outbox relay, the shadow evaluator and the insight worker
- * are each one.
+ * failed round is logged and retried on the next tick. evaluation-service's outbox relay, shadow evaluator and insight
+ * worker are each one, and memory-service's job worker.
  */
 public final class Rounds {
 
