@@ -3,6 +3,7 @@ package dev.hindsight.events;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.evaluations.EvaluationEvent;
 import dev.hindsight.events.insights.InsightEvent;
+import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
 import org.apache.avro.Schema;
@@ -20,7 +21,9 @@ public enum HindsightTopic {
     DECISIONS("hindsight.decisions.v1", "ingest-service", "message id", DecisionEvent.class),
     SIGNALS("hindsight.signals.v1", "ingest-service", "message id", SignalEvent.class),
     INSIGHTS("hindsight.insights.v1", "evaluation-service", "session id", InsightEvent.class),
-    EVALUATIONS("hindsight.evaluations.v1", "evaluation-service", "message id", EvaluationEvent.class);
+    EVALUATIONS("hindsight.evaluations.v1", "evaluation-service", "message id", EvaluationEvent.class),
+    MEMORY("hindsight.memory.v1", "memory-service", "memory id ('project:' + project id for a project purge)",
+            MemoryEvent.class);
 
     private final String defaultName;
     private final String writer;
