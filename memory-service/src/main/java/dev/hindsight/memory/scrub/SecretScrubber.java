@@ -92,6 +92,10 @@ public final class SecretScrubber {
                     + "|(?<bare>[^\\s\"'`,;&()\\[\\]{}<>]{1,512}+))",
                     -1, SecretScrubber::assignmentKind, SecretScrubber::isAssignedSecret));
 
+    /** A scrubber with the built-in rules; it holds no state, so one instance can be shared by every thread. */
+    public SecretScrubber() {
+    }
+
     /**
      * The text with every secret replaced by {@code [REDACTED:<kind>]}; null stays null, so callers can pass optional
      * fields straight through.
