@@ -54,23 +54,26 @@ public final class SecretScrubber {
     private static final Pattern DOTTED_IDENTIFIER = Pattern.compile("(?:[A-Za-z_][A-Za-z0-9_]{0,64}\\.){1,8}"
             + "[A-Za-z_][A-Za-z0-9_]{0,64}");
 
+    /** For rules whose pattern alone identifies a secret: a prefix such as ghp_ or AKIA cannot match a marker. */
+    private static final Acceptance ALWAYS = (text, match) -> true;
+
     private static final List<Rule> RULES = List.of(
             new PemRule(),
             new RegexRule("(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}"
-                    + "(?![A-Za-z0-9])", 0, match -> "aws-access-key-id", SecretScrubber::notYetRedacted),
+                    + "(?![A-Za-z0-9])", 0, match -> "aws-access-key-id", ALWAYS),
             new RegexRule("(?i)(?<![A-Za-z0-9])(?:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)"
                     + "[\"']?[ \\t]{0,5}(?::=|=>|[:=])[ \\t]{0,5}[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
-                    1, match -> "aws-secret-access-key", SecretScrubber::notYetRedacted),
+                    1, match -> "aws-secret-access-key", ALWAYS),
             new RegexRule("(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", 0,
-                    match -> "google-api-key", SecretScrubber::notYetRedacted),
+                    match -> "google-api-key", ALWAYS),
             new RegexRule("(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}+|github_pat_[A-Za-z0-9_]{22,255}+)", 0,
-                    match -> "github-token", SecretScrubber::notYetRedacted),
+                    match -> "github-token", ALWAYS),
             new RegexRule("(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,255}+", 0,
-                    match -> "slack-token", SecretScrubber::notYetRedacted),
+                    match -> "slack-token", ALWAYS),
             new RegexRule("(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}+", 0,
-                    match -> "stripe-key", SecretScrubber::notYetRedacted),
+                    match -> "stripe-key", ALWAYS),
             new RegexRule("(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,255}+", 0,
-                    match -> "anthropic-key", SecretScrubber::notYetRedacted),
+                    match -> "anthropic-key", ALWAYS),
             new RegexRule("(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,255}+", 0,
                     match -> "openai-key", (text, match) -> hasDigit(match.group())),
             new RegexRule("(?i)(?<![A-Za-z0-9_-])authorization[\"']?[ \\t]{0,5}[:=][ \\t]{0,5}[\"']?[ \\t]{0,5}"
@@ -78,7 +81,7 @@ public final class SecretScrubber {
                     match -> match.group(1).equalsIgnoreCase("basic") ? "basic-auth" : "bearer-token",
                     (text, match) -> notAReference(match.group(2))),
             new RegexRule("(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}+\\.[A-Za-z0-9_-]{4,}+\\.[A-Za-z0-9_-]*+", 0,
-                    match -> "jwt", SecretScrubber::notYetRedacted),
+                    match -> "jwt", ALWAYS),
             new RegexRule("(?<![A-Za-z0-9_-])[Bb]earer[ \\t]{1,5}([A-Za-z0-9._~+/-]{20,4096}+=*+)", 1,
                     match -> "bearer-token", (text, match) -> hasDigit(match.group(1))),
             new RegexRule("(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}+://[^\\s:/@?#\\[\\]\"'<>]{0,256}+:"
@@ -91,6 +94,10 @@ public final class SecretScrubber {
                     + "|'(?<sq>(?:[^'\\\\\\r\\n]|\\\\.){1,512}+)'"
                     + "|(?<bare>[^\\s\"'`,;&()\\[\\]{}<>]{1,512}+))",
                     -1, SecretScrubber::assignmentKind, SecretScrubber::isAssignedSecret));
+
+    /** A scrubber with the built-in rules; it holds no state, so one instance can be shared by every thread. */
+    public SecretScrubber() {
+    }
 
     /**
      * The text with every secret replaced by {@code [REDACTED:<kind>]}; null stays null, so callers can pass optional
@@ -111,9 +118,6 @@ public final class SecretScrubber {
         return MARKER + kind + "]";
     }
 
-    private static boolean notYetRedacted(CharSequence text, Matcher match) {
-        return !match.group().startsWith(MARKER);
-    }
 
     private static boolean hasDigit(String value) {
         for (int i = 0; i < value.length(); i++) {
