@@ -26,7 +26,9 @@ import java.util.Set;
  * <p>Which drafts:
  * <ul>
  * <li>a <b>success strategy</b> when the outcome is SUCCESS, or UNKNOWN and the judge scored it at least
- * {@value #STRONG_JUDGEMENT};</li>
+ * {@value #STRONG_JUDGEMENT}, or UNKNOWN with a <i>verified fix</i> (the last command run after the last file edit
+ * passed, exit 0) that the judge, if it judged, did not score below {@value #WEAK_SCORE}: a debugging trace sent
+ * whole has no outcome field (seed 003), and passing tests after the change are the evidence it worked;</li>
  * <li>a <b>failure anti-pattern</b> when the outcome is FAILURE, or UNKNOWN and the judge scored it below
  * {@value #WEAK_SCORE}; its content has a "What went wrong:" section built from the evidence: failed commands with
  * exit code and error line, a command re-run unchanged after failing, tool errors, rubric dimensions below
@@ -95,6 +97,27 @@ public final class Distiller {
      * The drafts this session yields, in a fixed order (strategy, then weakness or failure anti-pattern); empty when
      * it holds no evidence (see the class comment).
      */
+    /** The last command run after the last file edit passed (exit 0): the change was checked and held. */
+    static boolean verifiedFix(CompletedSession session) {
+        List<CompletedSession.Activity> activities = session.activities();
+        int lastEdit = -1;
+        for (int i = 0; i < activities.size(); i++) {
+            if (CompletedSession.Activity.FILE_EDIT.equals(activities.get(i).type())) {
+                lastEdit = i;
+            }
+        }
+        if (lastEdit < 0) {
+            return false;
+        }
+        Integer lastExit = null;
+        for (int i = lastEdit + 1; i < activities.size(); i++) {
+            if (CompletedSession.Activity.COMMAND.equals(activities.get(i).type())) {
+                lastExit = activities.get(i).exitCode();
+            }
+        }
+        return lastExit != null && lastExit == 0;
+    }
+
     public List<MemoryDraft> distill(CompletedSession session) {
         Objects.requireNonNull(session, "session");
         if (session.turns().isEmpty() && session.activities().isEmpty()) {
@@ -103,7 +126,9 @@ public final class Distiller {
         Judgement judgement = session.judgement();
         Outcome outcome = session.outcome();
         boolean success = outcome == Outcome.SUCCESS
-                || outcome == Outcome.UNKNOWN && judgement != null && judgement.overallScore() >= STRONG_JUDGEMENT;
+                || outcome == Outcome.UNKNOWN && judgement != null && judgement.overallScore() >= STRONG_JUDGEMENT
+                || outcome == Outcome.UNKNOWN && verifiedFix(session)
+                        && (judgement == null || judgement.overallScore() >= WEAK_SCORE);
         boolean failure = outcome == Outcome.FAILURE
                 || outcome == Outcome.UNKNOWN && judgement != null && judgement.overallScore() < WEAK_SCORE;
         if (!success && !failure) {
@@ -149,6 +174,7 @@ public final class Distiller {
             Action verification = evidence.verification();
             description = Texts.asSentence(Texts.truncate("A " + kind(session) + " session that "
                     + (session.outcome() == Outcome.SUCCESS ? "succeeded"
+                    : session.judgement() == null ? "passed its checks after the last change"
                     : "the judge scored " + session.judgement().overallScore() + "/100")
                     + ": " + headline(session, evidence), DESCRIPTION_LENGTH))
                     + (verification == null ? "" : " Verified with `" + verification.label() + "`.");

@@ -182,6 +182,40 @@ class DistillerTest {
     }
 
     @Test
+    void a_trace_without_an_outcome_whose_tests_passed_after_the_last_edit_is_a_success_unless_judged_weak() {
+        CompletedSession fixed = Sessions.debugSuccess();
+        CompletedSession unknown = new CompletedSession(fixed.sessionId(), fixed.projectId(), fixed.kind(),
+                fixed.model(), fixed.task(), fixed.turns(), fixed.activities(), Outcome.UNKNOWN, fixed.finalDiff(),
+                fixed.summary(), new Judgement(63, List.of()), fixed.completedAt());
+
+        assertThat(distiller.distill(unknown)).extracting(MemoryDraft::outcome).containsExactly("success");
+
+        CompletedSession unjudged = new CompletedSession(fixed.sessionId(), fixed.projectId(), fixed.kind(),
+                fixed.model(), fixed.task(), fixed.turns(), fixed.activities(), Outcome.UNKNOWN, fixed.finalDiff(),
+                fixed.summary(), null, fixed.completedAt());
+        assertThat(distiller.distill(unjudged)).extracting(MemoryDraft::outcome).containsExactly("success");
+
+        CompletedSession weak = new CompletedSession(fixed.sessionId(), fixed.projectId(), fixed.kind(),
+                fixed.model(), fixed.task(), fixed.turns(), fixed.activities(), Outcome.UNKNOWN, fixed.finalDiff(),
+                fixed.summary(), new Judgement(40, List.of()), fixed.completedAt());
+        assertThat(distiller.distill(weak)).extracting(MemoryDraft::outcome).containsExactly("failure");
+    }
+
+    @Test
+    void a_fix_is_verified_only_by_a_passing_command_after_the_last_edit() {
+        assertThat(Distiller.verifiedFix(Sessions.debugSuccess())).isTrue();
+        assertThat(Distiller.verifiedFix(Sessions.debugFailure())).isFalse();
+        CompletedSession editLast = new CompletedSession("s", "p", "debug", null, "t", List.of(), List.of(
+                Activity.command("pytest", 0, "ok"), Activity.edit("a.py")), Outcome.UNKNOWN, null, null, null,
+                COMPLETED);
+        assertThat(Distiller.verifiedFix(editLast)).isFalse();
+        CompletedSession failedAfter = new CompletedSession("s", "p", "debug", null, "t", List.of(), List.of(
+                Activity.edit("a.py"), Activity.command("pytest", 0, "ok"), Activity.command("pytest -k x", 1, "E")),
+                Outcome.UNKNOWN, null, null, null, COMPLETED);
+        assertThat(Distiller.verifiedFix(failedAfter)).isFalse();
+    }
+
+    @Test
     void a_session_without_turns_or_activities_yields_nothing_whatever_its_outcome_and_summary() {
         for (Outcome outcome : Outcome.values()) {
             CompletedSession empty = new CompletedSession("s-empty", "p", "debug", "gpt-4o", "Fix the build",
