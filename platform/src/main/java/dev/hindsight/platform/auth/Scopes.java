@@ -3,7 +3,7 @@ package dev.hindsight.platform.auth;
 /** The scopes an API key can grant; resources check them with {@code @RolesAllowed}. */
 public final class Scopes {
 
-    /** Publish events through ingest-service. */
+    /** Write: publish events through ingest-service; record memories and their feedback and outcomes. */
     public static final String INGEST = "ingest";
     /** Read projections, summaries, evaluations and memories. */
     public static final String READ = "read";

@@ -1,0 +1,188 @@
+package dev.hindsight.memory.bank;
+
+import dev.hindsight.events.memory.MemoryDeleted;
+import dev.hindsight.events.memory.MemoryEvent;
+import dev.hindsight.events.memory.MemoryOrigin;
+import dev.hindsight.events.memory.MemoryOutcome;
+import dev.hindsight.events.memory.MemoryRecorded;
+import dev.hindsight.events.memory.MemorySignalKind;
+import dev.hindsight.events.memory.ProjectPurged;
+import dev.hindsight.events.memory.WeightVote;
+import dev.hindsight.events.memory.WeightVotes;
+import dev.hindsight.memory.config.MemoryConfig;
+import dev.hindsight.memory.confidence.Beta;
+import dev.hindsight.memory.confidence.ProjectWeights;
+import dev.hindsight.memory.embedding.Embeddings;
+import dev.hindsight.memory.store.VectorStore;
+import dev.hindsight.platform.problem.ProblemException;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The ReasoningBank's operations (seed 004 Service): record, search, feedback, outcome, get, delete. REST and MCP
+ * both call these, so the two surfaces behave identically. Every change is an event on hindsight.memory.v1
+ * ({@link MemoryLog}); every read is scoped to the caller's tenant, and another tenant's memory is simply not found.
+ */
+@Singleton
+public class MemoryBank {
+
+    private final MemoryStore store;
+    private final MemoryLog log;
+    private final VectorStore vectors;
+    private final Embeddings embeddings;
+    private final MemoryConfig config;
+    private final Clock clock = Clock.systemUTC();
+
+    public MemoryBank(MemoryStore store, MemoryLog log, VectorStore vectors, Embeddings embeddings,
+            MemoryConfig config) {
+        this.store = store;
+        this.log = log;
+        this.vectors = vectors;
+        this.embeddings = embeddings;
+        this.config = config;
+    }
+
+    /** Seed 004 P4: created at once, bypassing distillation, at confidence 0.8. */
+    public Uni<MemoryRow> record(Caller caller, String project, NewMemory memory) {
+        UUID id = UUID.randomUUID();
+        return embeddings.embed(embeddingText(memory.title(), memory.description(), memory.content()))
+                .flatMap(vector -> {
+                    MemoryRecorded recorded = MemoryRecorded.newBuilder()
+                            .setOrigin(MemoryOrigin.EXPLICIT).setTitle(memory.title())
+                            .setDescription(memory.description()).setContent(memory.content())
+                            .setOutcome(MemoryOutcome.valueOf(memory.outcome().toUpperCase(Locale.ROOT)))
+                            .setTags(memory.tags()).setSourceSessionIds(memory.sourceSessionIds())
+                            .setEmbedding(MemoryEvents.embedding(embeddings.modelId(), vector))
+                            .setVia(caller.via()).build();
+                    return log.append(List.of(event(caller, project, id, recorded)));
+                })
+                .flatMap(done -> get(caller.tenant(), id));
+    }
+
+    public Uni<MemoryRow> get(String tenant, UUID id) {
+        return store.byId(tenant, id).map(found -> found.orElseThrow(() -> notFound(id)));
+    }
+
+    /**
+     * Seed 004 Search: the nearest memories of the project, post-filtered to confidence ≥ MinConfidence, most similar
+     * first; each one returned gets a usage signal (with the session, when the caller names one, so the session's
+     * outcome can later count for it).
+     */
+    public Uni<List<Found>> search(Caller caller, String project, String query, int limit, String sessionId,
+            String source) {
+        return find(caller.tenant(), project, query, limit)
+                .call(found -> log.append(usage(caller, found, sessionId, source)));
+    }
+
+    /** {@link #search} without recording usage: for callers that hand on only some of the results. */
+    public Uni<List<Found>> find(String tenant, String project, String query, int limit) {
+        int candidates = Math.min(1000, limit * Math.max(1, config.search().candidatesPerResult()));
+        return embeddings.embed(query)
+                .flatMap(vector -> vectors.nearest(tenant, project, embeddings.modelId(), vector, candidates))
+                .flatMap(neighbours -> store.byIds(tenant, neighbours.stream()
+                                .map(VectorStore.Neighbour::memoryId).toList())
+                        .map(memories -> rank(neighbours, memories, limit)));
+    }
+
+    private List<Found> rank(List<VectorStore.Neighbour> neighbours, Map<UUID, MemoryRow> memories, int limit) {
+        List<Found> found = new ArrayList<>();
+        for (VectorStore.Neighbour neighbour : neighbours) {
+            MemoryRow memory = memories.get(neighbour.memoryId());
+            if (memory != null && memory.confidence() >= config.search().minConfidence()) {
+                found.add(new Found(memory, neighbour.similarity()));
+            }
+        }
+        found.sort(Comparator.comparingDouble(Found::similarity).reversed());
+        return found.size() > limit ? List.copyOf(found.subList(0, limit)) : found;
+    }
+
+    /** Usage signals for memories handed to a caller (search results, an injected context). */
+    public List<MemoryEvent> usage(Caller caller, List<Found> found, String sessionId, String source) {
+        List<MemoryEvent> events = new ArrayList<>(found.size());
+        for (Found hit : found) {
+            MemoryRow memory = hit.memory();
+            events.add(event(caller, memory.project(), memory.id(),
+                    MemoryEvents.signal(MemorySignalKind.USAGE, true, sessionId, source, null)));
+        }
+        return events;
+    }
+
+    public Uni<Void> recordUsage(Caller caller, List<Found> found, String sessionId, String source) {
+        return log.append(usage(caller, found, sessionId, source));
+    }
+
+    /**
+     * Seed 004 Feedback: an explicit signal, and LearnFromFeedback: the project's weights learn whether this memory's
+     * other signals had predicted the verdict. The votes travel in the event, so replay learns the same.
+     */
+    public Uni<MemoryRow> feedback(Caller caller, UUID id, boolean helpful, String sessionId) {
+        return get(caller.tenant(), id).flatMap(memory -> {
+            ProjectWeights learned = memory.weights().learnFromFeedback(helpful, memory.counts());
+            WeightVotes votes = WeightVotes.newBuilder()
+                    .setExplicit(vote(memory.weights().explicit(), learned.explicit()))
+                    .setUsage(vote(memory.weights().usage(), learned.usage()))
+                    .setOutcome(vote(memory.weights().outcome(), learned.outcome())).build();
+            return log.append(List.of(event(caller, memory.project(), id,
+                    MemoryEvents.signal(MemorySignalKind.EXPLICIT, helpful, sessionId, caller.via(), votes))));
+        }).flatMap(done -> get(caller.tenant(), id));
+    }
+
+    /** Seed 004 RecordOutcome: the agent's task succeeded or failed after using the memory. */
+    public Uni<MemoryRow> outcome(Caller caller, UUID id, boolean succeeded, String sessionId) {
+        return get(caller.tenant(), id).flatMap(memory -> log.append(List.of(event(caller, memory.project(), id,
+                        MemoryEvents.signal(MemorySignalKind.OUTCOME, succeeded, sessionId, caller.via(), null)))))
+                .flatMap(done -> get(caller.tenant(), id));
+    }
+
+    public Uni<Void> delete(Caller caller, UUID id) {
+        return get(caller.tenant(), id).flatMap(memory -> log.append(List.of(event(caller, memory.project(), id,
+                MemoryDeleted.newBuilder().setReason("deleted through " + caller.via()).build()))));
+    }
+
+    /** Deletes every memory of the caller's project (only the caller's tenant's: projects are per tenant). */
+    public Uni<Void> deleteProject(Caller caller, String project) {
+        return requireProject(caller.tenant(), project).flatMap(exists -> log.append(List.of(event(caller, project,
+                null, ProjectPurged.newBuilder().setReason("deleted through " + caller.via()).build()))));
+    }
+
+    /** Fails with 404 when the tenant has no memory in the project (so another tenant's project is a 404 too). */
+    public Uni<Boolean> requireProject(String tenant, String project) {
+        return store.projectExists(tenant, project).invoke(exists -> {
+            if (!exists) {
+                throw ProblemException.notFound("No memories in project " + project + " for this tenant");
+            }
+        });
+    }
+
+    private static WeightVote vote(Beta before, Beta after) {
+        if (after.alpha() > before.alpha()) {
+            return WeightVote.AGREED;
+        }
+        return after.beta() > before.beta() ? WeightVote.CONTRADICTED : WeightVote.ABSTAINED;
+    }
+
+    private MemoryEvent event(Caller caller, String project, UUID memory, Object payload) {
+        return MemoryEvents.event(MemoryEvents.header(null, caller.tenant(), caller.principal(), caller.via(), clock),
+                project, memory, payload);
+    }
+
+    /** What a memory is embedded from: its title, description and content together. */
+    public static String embeddingText(String title, String description, String content) {
+        StringBuilder text = new StringBuilder(title);
+        if (description != null && !description.isBlank()) {
+            text.append(". ").append(description);
+        }
+        return text.append(". ").append(content).toString();
+    }
+
+    static ProblemException notFound(UUID id) {
+        return ProblemException.notFound("No memory " + id + " for this tenant");
+    }
+}

@@ -1,0 +1,66 @@
+package dev.hindsight.memory.bank;
+
+import dev.hindsight.events.EventHeader;
+import dev.hindsight.events.memory.Embedding;
+import dev.hindsight.events.memory.MemoryEvent;
+import dev.hindsight.events.memory.MemorySignalKind;
+import dev.hindsight.events.memory.MemorySignalRecorded;
+import dev.hindsight.events.memory.WeightVotes;
+import dev.hindsight.platform.kafka.EventHeaders;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** Builds hindsight.memory.v1 events. Ids derived from what caused an event make a retried job publish the same event. */
+public final class MemoryEvents {
+
+    /** The producer principal of events memory-service decides on its own (distillation, session outcomes). */
+    public static final String SERVICE_PRINCIPAL = "memory-service";
+
+    private MemoryEvents() {
+    }
+
+    /** A stable id for the event {@code parts} describe: the same parts give the same id on every retry. */
+    public static UUID derivedId(String... parts) {
+        return UUID.nameUUIDFromBytes(String.join("\u001f", parts).getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static EventHeader header(UUID eventId, String tenant, String principal, String client, Clock clock) {
+        return EventHeaders.create(eventId, tenant, principal, client, null, clock);
+    }
+
+    public static MemoryEvent event(EventHeader header, String project, UUID memoryId, Object payload) {
+        return MemoryEvent.newBuilder().setHeader(header).setProjectId(project)
+                .setMemoryId(memoryId == null ? null : memoryId.toString()).setPayload(payload).build();
+    }
+
+    /** Kafka key: the memory id, or {@code project:<id>} for a purge (which has no memory). */
+    public static String key(MemoryEvent event) {
+        return event.getMemoryId() != null ? event.getMemoryId() : "project:" + event.getProjectId();
+    }
+
+    public static Embedding embedding(String modelId, float[] vector) {
+        List<Float> values = new ArrayList<>(vector.length);
+        for (float v : vector) {
+            values.add(v);
+        }
+        return Embedding.newBuilder().setModelId(modelId).setVector(values).build();
+    }
+
+    public static float[] vector(Embedding embedding) {
+        List<Float> values = embedding.getVector();
+        float[] vector = new float[values.size()];
+        for (int i = 0; i < vector.length; i++) {
+            vector[i] = values.get(i);
+        }
+        return vector;
+    }
+
+    public static MemorySignalRecorded signal(MemorySignalKind kind, boolean positive, String sessionId, String source,
+            WeightVotes votes) {
+        return MemorySignalRecorded.newBuilder().setKind(kind).setPositive(positive).setSessionId(sessionId)
+                .setSource(source).setWeightVotes(votes).build();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.hindsight.memory.bank;
+
+import dev.hindsight.events.memory.MemoryEvent;
+import dev.hindsight.platform.kafka.Publisher;
+import dev.hindsight.platform.kafka.Publisher.Outgoing;
+import dev.hindsight.platform.problem.Problem;
+import dev.hindsight.platform.problem.ProblemException;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.KafkaClientService;
+import io.smallrye.reactive.messaging.kafka.KafkaProducer;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.jboss.logging.Logger;
+
+/**
+ * Every change to the ReasoningBank goes through here: published to hindsight.memory.v1 (acks=all, idempotent
+ * producer) and, once Kafka acknowledged it, applied to the database by {@link MemoryProjection} so the caller reads
+ * its own write. If Kafka does not acknowledge, nothing changed and the caller gets 503 with Retry-After; if the
+ * database fails after the acknowledgement, the consumer applies the event anyway (the change is durable).
+ */
+@Singleton
+public class MemoryLog {
+
+    private static final Logger LOG = Logger.getLogger(MemoryLog.class);
+
+    private final KafkaProducer<String, MemoryEvent> producer;
+    private final String topic;
+    private final Pool pool;
+    private final MemoryProjection projection;
+    private final Duration ackTimeout;
+
+    /** The emitter is injected so SmallRye creates and wires the channel; events go through its producer. */
+    public MemoryLog(@Channel("memory") MutinyEmitter<MemoryEvent> channel, KafkaClientService kafka,
+            @ConfigProperty(name = "mp.messaging.outgoing.memory.topic") String topic,
+            @ConfigProperty(name = "hindsight.memory-ack-timeout", defaultValue = "10s") Duration ackTimeout,
+            Pool pool, MemoryProjection projection) {
+        this.producer = kafka.getProducer("memory");
+        if (producer == null) {
+            throw new IllegalStateException("No Kafka producer for channel memory");
+        }
+        this.topic = topic;
+        this.pool = pool;
+        this.projection = projection;
+        this.ackTimeout = ackTimeout;
+    }
+
+    /** Publishes {@code events} and applies them; completes when both are done. */
+    public Uni<Void> append(List<MemoryEvent> events) {
+        if (events.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<Outgoing<MemoryEvent>> outgoing = events.stream()
+                .map(e -> new Outgoing<>(MemoryEvents.key(e), e, e.getHeader().getEventId().toString())).toList();
+        return Publisher.sendAll(producer, topic, outgoing)
+                .ifNoItem().after(ackTimeout).fail()
+                .onFailure().transform(failure -> {
+                    LOG.warnf("Kafka did not acknowledge %d memory event(s): %s", events.size(), failure.toString());
+                    return new ProblemException(Problem.of(503, "Service unavailable",
+                            "The event log did not acknowledge the change; nothing was changed. Retry later."),
+                            Map.of("Retry-After", "5"));
+                })
+                .flatMap(receipts -> pool.withTransaction(tx -> projection.apply(tx, events)));
+    }
+}

@@ -1,0 +1,272 @@
+package dev.hindsight.memory.bank;
+
+import dev.hindsight.events.memory.MemoryDeleted;
+import dev.hindsight.events.memory.MemoryEvent;
+import dev.hindsight.events.memory.MemoryMerged;
+import dev.hindsight.events.memory.MemoryRecorded;
+import dev.hindsight.events.memory.MemorySignalRecorded;
+import dev.hindsight.events.memory.ProjectPurged;
+import dev.hindsight.events.memory.WeightVote;
+import dev.hindsight.events.memory.WeightVotes;
+import dev.hindsight.memory.confidence.ProjectWeights;
+import dev.hindsight.memory.store.VectorStore;
+import dev.hindsight.platform.consumer.Ledger;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Singleton;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * memory-service's database as a projection of hindsight.memory.v1. The same code applies an event twice: right
+ * after a request published it (so the caller reads its own write) and when the consumer reads it from the topic (for
+ * every other replica, and for a rebuild); the ledger makes the second application a no-op. Every write is also
+ * idempotent on its own (a memory's row is inserted once; a signal's row is keyed by its event id), and the order of
+ * different memories' events does not matter: a purge removes memories recorded before it whenever they arrive.
+ * The vector store is written outside the transaction, before the rows that make a vector visible (search ignores
+ * vectors without a memory), and cleared after the rows are gone.
+ */
+@Singleton
+public class MemoryProjection {
+
+    static final String CONSUMER = "memory.projection";
+
+    private static final String INSERT_MEMORY = """
+            INSERT INTO memory (id, tenant_id, project_id, origin, title, description, content, outcome, tags,
+                                source_session_ids, recorded_at, created_at, updated_at)
+            SELECT $1, $2::text, $3::text, $4, $5, $6, $7, $8, $9, $10, $11::timestamptz, $11, $11
+            WHERE NOT EXISTS (SELECT 1 FROM project_purge p
+                              WHERE p.tenant_id = $2 AND p.project_id = $3 AND p.purged_before >= $11)
+            ON CONFLICT (id) DO NOTHING""";
+    private static final String MERGE = """
+            UPDATE memory SET description = $3, content = $4, tags = $5, source_session_ids = $6, updated_at = $7
+            WHERE tenant_id = $1 AND id = $2""";
+    private static final String INSERT_SIGNAL = """
+            INSERT INTO memory_signal (event_id, memory_id, kind, positive, session_id, source, recorded_at)
+            SELECT $1, $2, $4, $5, $6, $7, $8 FROM memory WHERE id = $2 AND tenant_id = $3
+            ON CONFLICT (event_id) DO NOTHING
+            RETURNING memory_id""";
+    private static final String COUNT_SIGNAL = """
+            UPDATE memory SET
+                explicit_positive = explicit_positive + $3, explicit_negative = explicit_negative + $4,
+                usage_count = usage_count + $5, outcome_positive = outcome_positive + $6,
+                outcome_negative = outcome_negative + $7, updated_at = greatest(updated_at, $8)
+            WHERE tenant_id = $1 AND id = $2""";
+    private static final String SIGNALS = """
+            WITH s AS (
+                SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::boolean[], $6::text[],
+                                     $7::text[], $8::timestamptz[])
+                    AS s(event_id, memory_id, tenant_id, kind, positive, session_id, source, recorded_at)),
+            inserted AS (
+                INSERT INTO memory_signal (event_id, memory_id, kind, positive, session_id, source, recorded_at)
+                SELECT s.event_id, s.memory_id, s.kind, s.positive, s.session_id, s.source, s.recorded_at
+                FROM s JOIN memory m ON m.id = s.memory_id AND m.tenant_id = s.tenant_id
+                ON CONFLICT (event_id) DO NOTHING
+                RETURNING memory_id, kind, positive, session_id, recorded_at),
+            counted AS (
+                UPDATE memory m SET
+                    explicit_positive = m.explicit_positive + c.ep, explicit_negative = m.explicit_negative + c.en,
+                    usage_count = m.usage_count + c.u, outcome_positive = m.outcome_positive + c.op,
+                    outcome_negative = m.outcome_negative + c.onn, updated_at = greatest(m.updated_at, c.at)
+                FROM (SELECT memory_id,
+                             count(*) FILTER (WHERE kind = 'explicit' AND positive) AS ep,
+                             count(*) FILTER (WHERE kind = 'explicit' AND NOT positive) AS en,
+                             count(*) FILTER (WHERE kind = 'usage') AS u,
+                             count(*) FILTER (WHERE kind = 'outcome' AND positive) AS op,
+                             count(*) FILTER (WHERE kind = 'outcome' AND NOT positive) AS onn,
+                             max(recorded_at) AS at
+                      FROM inserted GROUP BY memory_id) c
+                WHERE m.id = c.memory_id
+                RETURNING m.id),
+            used AS (
+                INSERT INTO session_memory_use (tenant_id, session_id, memory_id, first_used)
+                SELECT s.tenant_id, i.session_id, i.memory_id, min(i.recorded_at)
+                FROM inserted i JOIN s ON s.memory_id = i.memory_id AND s.session_id = i.session_id
+                WHERE i.kind = 'usage' AND i.session_id IS NOT NULL
+                GROUP BY s.tenant_id, i.session_id, i.memory_id
+                ON CONFLICT DO NOTHING
+                RETURNING memory_id)
+            SELECT (SELECT count(*) FROM counted), (SELECT count(*) FROM used)""";
+    private static final String USE = """
+            INSERT INTO session_memory_use (tenant_id, session_id, memory_id, first_used) VALUES ($1, $2, $3, $4)
+            ON CONFLICT DO NOTHING""";
+    private static final String LEARN = """
+            INSERT INTO project_weights AS w (tenant_id, project_id, explicit_alpha, explicit_beta, usage_alpha,
+                                              usage_beta, outcome_alpha, outcome_beta, updated_at)
+            VALUES ($1, $2, $3::float8 + $9::float8, $4::float8 + $10::float8, $5::float8 + $11::float8,
+                    $6::float8 + $12::float8, $7::float8 + $13::float8, $8::float8 + $14::float8, $15)
+            ON CONFLICT (tenant_id, project_id) DO UPDATE SET
+                explicit_alpha = w.explicit_alpha + $9, explicit_beta = w.explicit_beta + $10,
+                usage_alpha = w.usage_alpha + $11, usage_beta = w.usage_beta + $12,
+                outcome_alpha = w.outcome_alpha + $13, outcome_beta = w.outcome_beta + $14,
+                updated_at = greatest(w.updated_at, $15)""";
+    private static final String PURGE = """
+            INSERT INTO project_purge AS p (tenant_id, project_id, purged_before) VALUES ($1, $2, $3)
+            ON CONFLICT (tenant_id, project_id) DO UPDATE SET purged_before = greatest(p.purged_before, $3)""";
+    private static final String PURGE_MEMORIES = """
+            DELETE FROM memory WHERE tenant_id = $1 AND project_id = $2 AND recorded_at <= $3 RETURNING id""";
+
+    private final VectorStore vectors;
+
+    public MemoryProjection(VectorStore vectors) {
+        this.vectors = vectors;
+    }
+
+    /**
+     * Applies the events not applied before, in order, within {@code tx}. Consecutive plain signals (usage from a
+     * search, outcomes, feedback without weight votes) are applied together in one statement: a search that returns
+     * ten memories costs one statement, not twenty.
+     */
+    public Uni<Void> apply(SqlClient tx, List<MemoryEvent> events) {
+        return Ledger.claim(tx, "processed_event", CONSUMER, events, MemoryEvent::getHeader).flatMap(fresh -> {
+            List<List<MemoryEvent>> steps = new ArrayList<>();
+            List<MemoryEvent> signals = new ArrayList<>();
+            for (MemoryEvent event : fresh) {
+                if (event.getPayload() instanceof MemorySignalRecorded signal && signal.getWeightVotes() == null) {
+                    signals.add(event);
+                    continue;
+                }
+                if (!signals.isEmpty()) {
+                    steps.add(signals);
+                    signals = new ArrayList<>();
+                }
+                steps.add(List.of(event));
+            }
+            if (!signals.isEmpty()) {
+                steps.add(signals);
+            }
+            return Multi.createFrom().iterable(steps).onItem().transformToUniAndConcatenate(step ->
+                            step.size() == 1 && !(step.get(0).getPayload() instanceof MemorySignalRecorded plain
+                                    && plain.getWeightVotes() == null)
+                                    ? applyOne(tx, step.get(0)) : signals(tx, step))
+                    .collect().last().replaceWithVoid();
+        });
+    }
+
+    /** Plain signals in one statement: their rows, the memories' totals, and which sessions used which memories. */
+    private static Uni<Void> signals(SqlClient tx, List<MemoryEvent> events) {
+        int n = events.size();
+        UUID[] ids = new UUID[n];
+        UUID[] memories = new UUID[n];
+        String[] tenants = new String[n];
+        String[] kinds = new String[n];
+        Boolean[] positives = new Boolean[n];
+        String[] sessions = new String[n];
+        String[] sources = new String[n];
+        OffsetDateTime[] times = new OffsetDateTime[n];
+        for (int i = 0; i < n; i++) {
+            MemoryEvent event = events.get(i);
+            MemorySignalRecorded signal = (MemorySignalRecorded) event.getPayload();
+            ids[i] = event.getHeader().getEventId();
+            memories[i] = UUID.fromString(event.getMemoryId());
+            tenants[i] = event.getHeader().getTenantId();
+            kinds[i] = signal.getKind().name().toLowerCase(Locale.ROOT);
+            positives[i] = signal.getPositive();
+            sessions[i] = signal.getSessionId();
+            sources[i] = signal.getSource();
+            times[i] = time(event.getHeader().getRecordedAt());
+        }
+        return tx.preparedQuery(SIGNALS).execute(Tuple.tuple(Arrays.asList(ids, memories, tenants, kinds, positives,
+                sessions, sources, times))).replaceWithVoid();
+    }
+
+    private Uni<Void> applyOne(SqlClient tx, MemoryEvent event) {
+        String tenant = event.getHeader().getTenantId();
+        String project = event.getProjectId();
+        OffsetDateTime at = time(event.getHeader().getRecordedAt());
+        UUID memory = event.getMemoryId() == null ? null : UUID.fromString(event.getMemoryId());
+        Object payload = event.getPayload();
+        if (payload instanceof MemoryRecorded recorded) {
+            return vectors.put(new VectorStore.Entry(tenant, project, memory, recorded.getEmbedding().getModelId(),
+                            MemoryEvents.vector(recorded.getEmbedding())))
+                    .flatMap(v -> tx.preparedQuery(INSERT_MEMORY).execute(Tuple.tuple(Arrays.asList(memory, tenant, project,
+                            recorded.getOrigin().name().toLowerCase(Locale.ROOT), recorded.getTitle(),
+                            (recorded.getDescription()), recorded.getContent(),
+                            recorded.getOutcome().name().toLowerCase(Locale.ROOT),
+                            recorded.getTags().toArray(String[]::new),
+                            recorded.getSourceSessionIds().toArray(String[]::new), at))))
+                    .replaceWithVoid();
+        }
+        if (payload instanceof MemoryMerged merged) {
+            Uni<Void> vector = merged.getEmbedding() == null ? Uni.createFrom().voidItem()
+                    : vectors.put(new VectorStore.Entry(tenant, project, memory, merged.getEmbedding().getModelId(),
+                            MemoryEvents.vector(merged.getEmbedding())));
+            return vector.flatMap(v -> tx.preparedQuery(MERGE).execute(Tuple.tuple(Arrays.asList(tenant, memory,
+                    (merged.getDescription()), merged.getContent(), merged.getTags().toArray(String[]::new),
+                    merged.getSourceSessionIds().toArray(String[]::new), at)))).replaceWithVoid();
+        }
+        if (payload instanceof MemoryDeleted) {
+            return tx.preparedQuery("DELETE FROM memory WHERE tenant_id = $1 AND id = $2").execute(Tuple.of(tenant, memory))
+                    .flatMap(done -> vectors.remove(tenant, memory));
+        }
+        if (payload instanceof MemorySignalRecorded signal) {
+            return signal(tx, event, signal, tenant, project, memory, at);
+        }
+        if (payload instanceof ProjectPurged) {
+            return tx.preparedQuery(PURGE).execute(Tuple.of(tenant, project, at))
+                    .flatMap(done -> tx.preparedQuery(PURGE_MEMORIES).execute(Tuple.of(tenant, project, at)))
+                    .flatMap(deleted -> {
+                        List<UUID> ids = new ArrayList<>(deleted.size());
+                        for (Row row : deleted) {
+                            ids.add(row.getUUID(0));
+                        }
+                        return vectors.removeAll(tenant, ids);
+                    });
+        }
+        throw new IllegalArgumentException("Unknown memory event payload " + payload.getClass().getName());
+    }
+
+    private Uni<Void> signal(SqlClient tx, MemoryEvent event, MemorySignalRecorded signal, String tenant,
+            String project, UUID memory, OffsetDateTime at) {
+        String kind = signal.getKind().name().toLowerCase(Locale.ROOT);
+        boolean positive = signal.getPositive();
+        return tx.preparedQuery(INSERT_SIGNAL).execute(Tuple.tuple(Arrays.asList(event.getHeader().getEventId(), memory,
+                        tenant, kind, positive, (signal.getSessionId()), signal.getSource(), at)))
+                .flatMap(inserted -> {
+                    if (inserted.size() == 0) {
+                        return Uni.createFrom().voidItem();   // the memory is gone (deleted or purged)
+                    }
+                    long one = 1;
+                    Tuple counts = Tuple.tuple(Arrays.asList(tenant, memory,
+                            kind.equals("explicit") && positive ? one : 0L, kind.equals("explicit") && !positive ? one : 0L,
+                            kind.equals("usage") ? one : 0L,
+                            kind.equals("outcome") && positive ? one : 0L, kind.equals("outcome") && !positive ? one : 0L,
+                            at));
+                    Uni<Void> counted = tx.preparedQuery(COUNT_SIGNAL).execute(counts).replaceWithVoid();
+                    if (kind.equals("usage") && signal.getSessionId() != null) {
+                        counted = counted.flatMap(v -> tx.preparedQuery(USE)
+                                .execute(Tuple.of(tenant, signal.getSessionId(), memory, at)).replaceWithVoid());
+                    }
+                    if (signal.getWeightVotes() != null) {
+                        counted = counted.flatMap(v -> learn(tx, tenant, project, signal.getWeightVotes(), at));
+                    }
+                    return counted;
+                });
+    }
+
+    private static Uni<Void> learn(SqlClient tx, String tenant, String project, WeightVotes votes, OffsetDateTime at) {
+        ProjectWeights p = ProjectWeights.PRIORS;
+        List<Object> args = new ArrayList<>(List.of(tenant, project,
+                p.explicit().alpha(), p.explicit().beta(), p.usage().alpha(), p.usage().beta(),
+                p.outcome().alpha(), p.outcome().beta()));
+        for (WeightVote vote : List.of(votes.getExplicit(), votes.getUsage(), votes.getOutcome())) {
+            args.add(vote == WeightVote.AGREED ? 1.0 : 0.0);
+            args.add(vote == WeightVote.CONTRADICTED ? 1.0 : 0.0);
+        }
+        args.add(at);
+        return tx.preparedQuery(LEARN).execute(Tuple.tuple(args)).replaceWithVoid();
+    }
+
+    private static OffsetDateTime time(Instant instant) {
+        return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,22 @@
+package dev.hindsight.memory.bank;
+
+import dev.hindsight.memory.confidence.ConfidenceModel;
+import dev.hindsight.memory.confidence.MemoryOrigin;
+import dev.hindsight.memory.confidence.ProjectWeights;
+import dev.hindsight.memory.confidence.SignalCounts;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A memory as stored, with its signal totals and its project's learned weights: its confidence is computed from
+ * those on every read, so it always reflects the weights as they are now.
+ */
+public record MemoryRow(UUID id, String tenant, String project, MemoryOrigin origin, String title, String description,
+        String content, String outcome, List<String> tags, List<String> sourceSessionIds, SignalCounts counts,
+        ProjectWeights weights, Instant createdAt, Instant updatedAt) {
+
+    public double confidence() {
+        return ConfidenceModel.confidence(origin, counts, weights);
+    }
+}

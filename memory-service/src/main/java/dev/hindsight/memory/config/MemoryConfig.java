@@ -1,0 +1,90 @@
+package dev.hindsight.memory.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** memory-service's settings ({@code hindsight.memory.*}); every key has a default that matches seed 004. */
+@ConfigMapping(prefix = "hindsight.memory")
+public interface MemoryConfig {
+
+    Search search();
+
+    Distill distill();
+
+    Signals signals();
+
+    Context context();
+
+    Work work();
+
+    interface Search {
+        /** Seed 004's MinConfidence: search and context return only memories at or above it. */
+        @WithDefault("0.7")
+        double minConfidence();
+
+        /** Seed 004's DefaultSearchLimit (REST and context; the MCP tool's own default is 5, as the seed says). */
+        @WithDefault("10")
+        int defaultLimit();
+
+        @WithDefault("50")
+        int maxLimit();
+
+        /**
+         * Nearest neighbours fetched per result asked for, before the confidence post-filter (seed 004 filters after
+         * the vector search); more candidates keep results full when many near memories are below the threshold.
+         */
+        @WithDefault("4")
+        int candidatesPerResult();
+    }
+
+    interface Distill {
+        /** How long after a session completes its distillation waits for the summary and the QA verdict. */
+        @WithDefault("2m")
+        Duration grace();
+
+        /** A distilled draft this similar (cosine) to a memory of the same project and outcome is merged into it. */
+        @WithDefault("0.9")
+        double mergeSimilarity();
+
+        /** A QA verdict at or above this counts as the session succeeding (outcome signal, distillation). */
+        @WithDefault("70")
+        int qaSuccessScore();
+
+        /** A QA verdict below this counts as the session failing. Between the two: no outcome signal. */
+        @WithDefault("50")
+        int qaFailureScore();
+    }
+
+    interface Signals {
+        /** Signals younger than this stay individual; the daily rollup folds older ones into per-memory counts. */
+        @WithDefault("30d")
+        Duration keepIndividually();
+
+        @WithDefault("24h")
+        Duration rollupEvery();
+    }
+
+    interface Context {
+        /** Seed 004's SC-002: an injected block stays under 500 tokens. */
+        @WithDefault("500")
+        int maxTokens();
+
+        @WithDefault("5")
+        int maxMemories();
+    }
+
+    interface Work {
+        @WithDefault("1s")
+        Duration pollInterval();
+
+        @WithDefault("5")
+        int maxAttempts();
+
+        @WithDefault("5s")
+        Duration backoff();
+
+        @WithDefault("16")
+        int batchSize();
+    }
+}

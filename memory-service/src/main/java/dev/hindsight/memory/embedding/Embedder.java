@@ -1,0 +1,12 @@
+package dev.hindsight.memory.embedding;
+
+/** Turns text into a unit-length sentence embedding. Implementations are thread-safe and CPU-bound (call off the event loop). */
+public interface Embedder {
+
+    /** Stored with every vector, so vectors from different models are never compared. */
+    String modelId();
+
+    int dimensions();
+
+    float[] embed(String text);
+}

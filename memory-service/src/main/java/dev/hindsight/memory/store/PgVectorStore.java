@@ -1,0 +1,90 @@
+package dev.hindsight.memory.store;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * {@link VectorStore} on pgvector in memory-service's own database: table {@code memory_vector}, an HNSW index with
+ * cosine distance. Filtering by tenant and project happens inside the index scan: the pool's connections start with
+ * {@code hnsw.iterative_scan = relaxed_order} (application.properties), so a filtered scan keeps walking the graph
+ * until it has {@code k} rows instead of returning fewer; "relaxed" order is why results are re-sorted here.
+ * Vectors travel as pgvector's text form, cast in SQL (the reactive client has no vector codec).
+ */
+@Singleton
+public class PgVectorStore implements VectorStore {
+
+    private static final String PUT = """
+            INSERT INTO memory_vector (memory_id, tenant_id, project_id, model_id, embedding)
+            VALUES ($1, $2, $3, $4, $5::vector)
+            ON CONFLICT (memory_id) DO UPDATE SET model_id = EXCLUDED.model_id, embedding = EXCLUDED.embedding
+            WHERE memory_vector.tenant_id = EXCLUDED.tenant_id""";
+    private static final String NEAREST = """
+            SELECT memory_id, 1 - (embedding <=> $4::vector) AS similarity
+            FROM memory_vector
+            WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
+            ORDER BY embedding <=> $4::vector
+            LIMIT $5""";
+
+    private final Pool pool;
+
+    public PgVectorStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public Uni<Void> put(Entry entry) {
+        return pool.preparedQuery(PUT).execute(Tuple.of(entry.memoryId(), entry.tenant(), entry.project(),
+                entry.modelId(), literal(entry.vector()))).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Void> remove(String tenant, UUID memoryId) {
+        return pool.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = $2")
+                .execute(Tuple.of(tenant, memoryId)).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Void> removeAll(String tenant, List<UUID> memoryIds) {
+        if (memoryIds.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return pool.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = ANY($2)")
+                .execute(Tuple.of(tenant, memoryIds.toArray(UUID[]::new))).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k) {
+        return pool.preparedQuery(NEAREST).execute(Tuple.of(tenant, project, modelId, literal(query), k)).map(rows -> {
+            List<Neighbour> found = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                found.add(new Neighbour(row.getUUID(0), row.getDouble(1)));
+            }
+            found.sort((a, b) -> Double.compare(b.similarity(), a.similarity()));
+            return found;
+        });
+    }
+
+    @Override
+    public Uni<Long> count(String tenant, String project) {
+        return pool.preparedQuery("SELECT count(*) FROM memory_vector WHERE tenant_id = $1 AND project_id = $2")
+                .execute(Tuple.of(tenant, project)).map(rows -> rows.iterator().next().getLong(0));
+    }
+
+    /** pgvector's text form: {@code [0.1,0.2,...]}. */
+    static String literal(float[] vector) {
+        StringBuilder text = new StringBuilder(vector.length * 12).append('[');
+        for (int i = 0; i < vector.length; i++) {
+            if (i > 0) {
+                text.append(',');
+            }
+            text.append(vector[i]);
+        }
+        return text.append(']').toString();
+    }
+}

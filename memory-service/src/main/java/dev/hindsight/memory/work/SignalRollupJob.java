@@ -1,0 +1,82 @@
+package dev.hindsight.memory.work;
+
+import dev.hindsight.memory.config.MemoryConfig;
+import dev.hindsight.platform.work.Rounds;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import org.jboss.logging.Logger;
+
+/**
+ * Seed 004's daily rollup (hybrid signal storage): signals older than {@code keep-individually} (30 days) leave the
+ * individual log and are added to their memory's aggregate, in one statement, so a signal is counted exactly once at
+ * every moment. Memories' signal totals, and so their confidence, do not change. Replicas may run it at the same
+ * time: a row can be deleted (and counted) by one of them only.
+ */
+@Singleton
+public class SignalRollupJob {
+
+    private static final Logger LOG = Logger.getLogger(SignalRollupJob.class);
+
+    private static final String ROLLUP = """
+            WITH old AS (
+                DELETE FROM memory_signal WHERE recorded_at < $1 RETURNING memory_id, kind, positive),
+            counts AS (
+                SELECT memory_id,
+                       count(*) FILTER (WHERE kind = 'explicit' AND positive) AS ep,
+                       count(*) FILTER (WHERE kind = 'explicit' AND NOT positive) AS en,
+                       count(*) FILTER (WHERE kind = 'usage') AS u,
+                       count(*) FILTER (WHERE kind = 'outcome' AND positive) AS op,
+                       count(*) FILTER (WHERE kind = 'outcome' AND NOT positive) AS onn
+                FROM old GROUP BY memory_id)
+            INSERT INTO memory_signal_aggregate AS a (memory_id, explicit_positive, explicit_negative, usage_count,
+                                                      outcome_positive, outcome_negative, rolled_up_until)
+            SELECT memory_id, ep, en, u, op, onn, $1 FROM counts
+            ON CONFLICT (memory_id) DO UPDATE SET
+                explicit_positive = a.explicit_positive + EXCLUDED.explicit_positive,
+                explicit_negative = a.explicit_negative + EXCLUDED.explicit_negative,
+                usage_count = a.usage_count + EXCLUDED.usage_count,
+                outcome_positive = a.outcome_positive + EXCLUDED.outcome_positive,
+                outcome_negative = a.outcome_negative + EXCLUDED.outcome_negative,
+                rolled_up_until = greatest(a.rolled_up_until, EXCLUDED.rolled_up_until)""";
+
+    private final Pool pool;
+    private final MemoryConfig config;
+    private final Rounds rounds;
+
+    public SignalRollupJob(Pool pool, MemoryConfig config, Vertx vertx) {
+        this.pool = pool;
+        this.config = config;
+        this.rounds = new Rounds(vertx, config.signals().rollupEvery(), "Rolling up old signals",
+                () -> rollUp(Instant.now().minus(config.signals().keepIndividually())).replaceWith(false));
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        rounds.start();
+        rounds.wake();
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        rounds.stop();
+    }
+
+    /** Rolls up every signal recorded before {@code cutoff}; completes with how many memories' aggregates grew. */
+    public Uni<Integer> rollUp(Instant cutoff) {
+        return pool.withTransaction(tx -> tx.preparedQuery(ROLLUP)
+                        .execute(Tuple.of(OffsetDateTime.ofInstant(cutoff, ZoneOffset.UTC))))
+                .map(done -> done.rowCount())
+                .invoke(n -> {
+                    if (n > 0) {
+                        LOG.infof("Rolled up signals older than %s into %d memories' aggregates", cutoff, n);
+                    }
+                });
+    }
+}

@@ -1,0 +1,194 @@
+package dev.hindsight.memory.flow;
+
+import static dev.hindsight.testing.TestTenants.TENANT_A;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.hindsight.events.EventHeader;
+import dev.hindsight.events.insights.InsightEvent;
+import dev.hindsight.events.insights.InsightStatus;
+import dev.hindsight.events.insights.RubricScore;
+import dev.hindsight.events.insights.SessionSummarized;
+import dev.hindsight.events.insights.TraceJudged;
+import dev.hindsight.events.memory.MemoryEvent;
+import dev.hindsight.events.memory.MemoryOrigin;
+import dev.hindsight.events.memory.MemoryOutcome;
+import dev.hindsight.events.memory.MemoryRecorded;
+import dev.hindsight.events.reasoning.ActivityRecorded;
+import dev.hindsight.events.reasoning.CommandRun;
+import dev.hindsight.events.reasoning.DebugAttributes;
+import dev.hindsight.events.reasoning.FileEdit;
+import dev.hindsight.events.reasoning.MessageRecorded;
+import dev.hindsight.events.reasoning.MessageRole;
+import dev.hindsight.events.reasoning.SessionCompleted;
+import dev.hindsight.events.reasoning.SessionKind;
+import dev.hindsight.events.reasoning.SessionOutcome;
+import dev.hindsight.events.reasoning.SessionStarted;
+import dev.hindsight.events.reasoning.ThoughtLog;
+import dev.hindsight.memory.bank.MemoryEvents;
+import dev.hindsight.memory.embedding.Embedder;
+import dev.hindsight.memory.work.SignalRollupJob;
+import dev.hindsight.testing.HindsightTestResource;
+import dev.hindsight.testing.TestEvents;
+import dev.hindsight.testing.TestTopics;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * memory-service fed by the other services' topics: sessions are distilled into memories (and a near-duplicate is
+ * merged), a session's outcome counts for the memories it retrieved, another replica's events are projected, and the
+ * rollup keeps confidence as it was.
+ */
+@QuarkusTest
+@QuarkusTestResource(HindsightTestResource.class)
+class MemoryFlowTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @Inject
+    SignalRollupJob rollup;
+
+    @Inject
+    Embedder embedder;
+
+    @Test
+    void aCompletedDebuggingSessionIsDistilledAndALaterSimilarOneIsMergedIntoIt() {
+        String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
+        String first = "trace-" + UUID.randomUUID();
+        debugSession(first, project);
+
+        JsonPath distilled = await().atMost(WAIT).until(() -> list(project), page -> page.getInt("count") >= 1);
+        assertThat(distilled.getString("memories[0].origin")).isEqualTo("distilled");
+        assertThat(distilled.getString("memories[0].outcome")).isEqualTo("success");
+        assertThat(distilled.getDouble("memories[0].confidence")).isEqualTo(0.6);
+        assertThat(distilled.getList("memories[0].source_session_ids", String.class)).containsExactly(first);
+        assertThat(distilled.getList("memories[0].tags", String.class)).contains("kind:debug");
+        int memories = distilled.getInt("count");
+
+        String second = "trace-" + UUID.randomUUID();
+        debugSession(second, project);
+        JsonPath merged = await().atMost(WAIT).until(() -> list(project), page -> page.getList(
+                "memories.source_session_ids.flatten()", String.class).contains(second));
+        assertThat(merged.getInt("count")).isEqualTo(memories);
+    }
+
+    @Test
+    void aSessionThatUsedAMemoryAndFailedCountsAsAFailedOutcomeForIt() {
+        String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
+        String session = "chat-" + UUID.randomUUID();
+        String id = given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+                .body(Map.of("title", "Bisect to find the regression", "content",
+                        "Use git bisect with the failing test to find the commit that broke it.", "outcome", "success"))
+                .post("/v1/projects/{p}/memories", project).then().statusCode(201).extract().path("id");
+        given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+                .body(Map.of("query", "which commit broke the build", "session_id", session))
+                .post("/v1/projects/{p}/memories/search", project).then().statusCode(200);
+
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        TestEvents.session(TENANT_A.tenant(), session,
+                SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(now).setLabels(Map.of("project", project))
+                        .build(),
+                SessionCompleted.newBuilder().setOutcome(SessionOutcome.FAILURE).setCompletedAt(now.plusSeconds(60))
+                        .build());
+
+        JsonPath memory = await().atMost(WAIT).until(() -> get(id), m -> Integer.valueOf(1).equals(m.get("signals.outcome_failed")));
+        assertThat(memory.getDouble("confidence")).isLessThan(0.8);
+    }
+
+    @Test
+    void anotherReplicasEventsAreProjectedFromTheTopic() {
+        String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
+        UUID id = UUID.randomUUID();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        EventHeader header = TestEvents.header(TENANT_A.tenant(), now);
+        MemoryEvent event = MemoryEvents.event(header, project, id, MemoryRecorded.newBuilder()
+                .setOrigin(MemoryOrigin.EXPLICIT).setTitle("Recorded elsewhere").setContent("By another replica.")
+                .setOutcome(MemoryOutcome.SUCCESS).setEmbedding(MemoryEvents.embedding(embedder.modelId(),
+                        embedder.embed("Recorded elsewhere. By another replica."))).setVia("rest").build());
+        TestTopics.write("hindsight.memory.v1", id.toString(), event);
+
+        JsonPath memory = await().atMost(WAIT).until(() -> get(id.toString()), m -> m.getString("id") != null);
+        assertThat(memory.getString("title")).isEqualTo("Recorded elsewhere");
+        assertThat(memory.getString("project_id")).isEqualTo(project);
+    }
+
+    @Test
+    void rollingUpOldSignalsLeavesConfidenceAsItWas() {
+        String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
+        String id = given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+                .body(Map.of("title", "Profile before optimising", "content", "Measure first.", "outcome", "success"))
+                .post("/v1/projects/{p}/memories", project).then().statusCode(201).extract().path("id");
+        given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+                .body(Map.of("helpful", true)).post("/v1/memories/{id}/feedback", id).then().statusCode(200);
+        given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+                .body(Map.of("succeeded", false)).post("/v1/memories/{id}/outcome", id).then().statusCode(200);
+        JsonPath before = get(id);
+
+        // Everything recorded so far counts as "older than the retention" for this rollup.
+        int rolled = rollup.rollUp(Instant.now().plus(1, ChronoUnit.DAYS)).await().atMost(Duration.ofSeconds(30));
+
+        assertThat(rolled).isPositive();
+        JsonPath after = get(id);
+        assertThat(after.getDouble("confidence")).isEqualTo(before.getDouble("confidence"));
+        assertThat(after.getMap("signals")).isEqualTo(before.getMap("signals"));
+    }
+
+    private static void debugSession(String session, String project) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        TestEvents.session(TENANT_A.tenant(), session,
+                SessionStarted.newBuilder().setKind(SessionKind.DEBUG).setStartedAt(now)
+                        .setLabels(Map.of("project", project))
+                        .setDebug(DebugAttributes.newBuilder().setDeveloperId("dev-1").setTaskId("BUG-17")
+                                .setTaskDescription("Fix the null pointer when a user has no email address")
+                                .setRepoUrl("https://example.com/acme/accounts.git").build()).build(),
+                MessageRecorded.newBuilder().setMessageIndex(0).setRole(MessageRole.USER)
+                        .setContent("Users without an email crash the profile page").setTimestamp(now).build(),
+                activity(now, 1, ThoughtLog.newBuilder().setThoughtText(
+                        "Hypothesis: UserProfile.render dereferences email without a null check").build()),
+                activity(now, 2, FileEdit.newBuilder().setFilePath("src/main/java/acme/UserProfile.java")
+                        .setContentDiff("+ if (email == null) return Optional.empty();").build()),
+                activity(now, 3, CommandRun.newBuilder().setCommandText("mvn test -Dtest=UserProfileTest")
+                        .setExitCode(0).setStdout("Tests run: 4, Failures: 0").build()),
+                SessionCompleted.newBuilder().setOutcome(SessionOutcome.SUCCESS).setCompletedAt(now.plusSeconds(300))
+                        .setFinalCodeDiff("+ if (email == null) return Optional.empty();").build());
+        Instant later = now.plusSeconds(301);
+        TestTopics.write("hindsight.insights.v1", session, insight(session, SessionSummarized.newBuilder()
+                .setStatus(InsightStatus.COMPLETED).setSummarizer("extractive.v1").setProducedAt(later)
+                .setSummary("Added a null check for missing email addresses in UserProfile; the tests pass.").build()));
+        TestTopics.write("hindsight.insights.v1", session, insight(session, TraceJudged.newBuilder()
+                .setStatus(InsightStatus.COMPLETED).setOverallScore(88).setJudge("rubric.v1").setJudgedAt(later)
+                .setRubric(List.of(RubricScore.newBuilder().setDimension("verification_after_edits").setScore(90)
+                        .setRationale("ran the tests after the edit").build())).build()));
+    }
+
+    private static ActivityRecorded activity(Instant start, int sequence, Object activity) {
+        return ActivityRecorded.newBuilder().setActivityId("a-" + UUID.randomUUID()).setSequence(sequence)
+                .setTimestamp(start.plusSeconds(sequence * 10L)).setActivity(activity).build();
+    }
+
+    private static InsightEvent insight(String session, Object payload) {
+        return InsightEvent.newBuilder().setHeader(TestEvents.header(TENANT_A.tenant(), null)).setSessionId(session)
+                .setPayload(payload).build();
+    }
+
+    private static JsonPath list(String project) {
+        var response = given().header("Authorization", TENANT_A.bearer()).get("/v1/projects/{p}/memories", project);
+        return response.statusCode() == 200 ? response.jsonPath() : JsonPath.from("{\"count\": 0, \"memories\": []}");
+    }
+
+    private static JsonPath get(String id) {
+        var response = given().header("Authorization", TENANT_A.bearer()).get("/v1/memories/{id}", id);
+        return response.statusCode() == 200 ? response.jsonPath() : JsonPath.from("{}");
+    }
+}
