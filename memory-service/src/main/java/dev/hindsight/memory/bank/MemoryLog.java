@@ -65,6 +65,14 @@ public class MemoryLog {
                             "The event log did not acknowledge the change; nothing was changed. Retry later."),
                             Map.of("Retry-After", "5"));
                 })
-                .flatMap(receipts -> pool.withTransaction(tx -> projection.apply(tx, events)));
+                .flatMap(receipts -> pool.withTransaction(tx -> projection.apply(tx, events))
+                        // The consumer may be applying the same events at this moment: on a deadlock or a
+                        // serialization failure, try again (the ledger then skips what the consumer applied).
+                        .onFailure(MemoryLog::retryable).retry().atMost(3));
+    }
+
+    private static boolean retryable(Throwable failure) {
+        return failure instanceof io.vertx.pgclient.PgException pg
+                && ("40P01".equals(pg.getSqlState()) || "40001".equals(pg.getSqlState()));
     }
 }

@@ -15,13 +15,16 @@ import java.util.function.Function;
 /**
  * The idempotent-consumer ledger for a whole batch: claims every event id of the batch in one statement, in the same
  * transaction as the change, and keeps only the events claimed for the first time. A redelivered event, or the same
- * event twice in one batch (a producer's retry), is applied once.
+ * event twice in one batch (a producer's retry), is applied once. Ids are claimed in id order, so two transactions
+ * claiming overlapping sets (a request applying its own events while the consumer applies the same events in
+ * partition order) wait for each other in one order and cannot deadlock on the ledger.
  */
 public final class Ledger {
 
     private static final String CLAIM = """
             INSERT INTO %s (consumer, event_id, tenant_id)
             SELECT $1, e.id, e.tenant FROM unnest($2::uuid[], $3::text[]) AS e(id, tenant)
+            ORDER BY e.id
             ON CONFLICT DO NOTHING
             RETURNING event_id""";
 
