@@ -146,14 +146,14 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
             }
         }
         // Order matters only for the jobs: they look at the rows written before them in this transaction.
-        return batch(tx, UPSERT_STARTED, started)
-                .chain(() -> batch(tx, INSERT_MESSAGE, messages))
-                .chain(() -> batch(tx, MESSAGE_JOB, messageJobs))
-                .chain(() -> batch(tx, INSERT_ACTION, actions))
-                .chain(() -> batch(tx, INSERT_STEP, steps))
-                .chain(() -> batch(tx, UPSERT_COMPLETED, completed))
-                .chain(() -> batch(tx, SESSION_JOB, sessionJobs))
-                .chain(() -> batch(tx, JUDGEMENT_JOB, judgementJobs));
+        return executeBatch(tx, UPSERT_STARTED, started)
+                .chain(() -> executeBatch(tx, INSERT_MESSAGE, messages))
+                .chain(() -> executeBatch(tx, MESSAGE_JOB, messageJobs))
+                .chain(() -> executeBatch(tx, INSERT_ACTION, actions))
+                .chain(() -> executeBatch(tx, INSERT_STEP, steps))
+                .chain(() -> executeBatch(tx, UPSERT_COMPLETED, completed))
+                .chain(() -> executeBatch(tx, SESSION_JOB, sessionJobs))
+                .chain(() -> executeBatch(tx, JUDGEMENT_JOB, judgementJobs));
     }
 
     private static Tuple messageTuple(String tenant, String session, MessageRecorded m) {
@@ -161,9 +161,6 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
                 m.getRole().name().toLowerCase(Locale.ROOT), m.getContent(), at(m.getTimestamp()), steps(m)));
     }
 
-    private static Uni<Void> batch(SqlClient tx, String sql, List<Tuple> rows) {
-        return rows.isEmpty() ? Uni.createFrom().voidItem() : tx.preparedQuery(sql).executeBatch(rows).replaceWithVoid();
-    }
 
     private static String title(SessionStarted s) {
         if (s.getKind() == SessionKind.TRADING && s.getTrading() != null) {

@@ -99,9 +99,9 @@ public class InsightFeed extends TopicHandler<InsightEvent> {
                 throw new IllegalArgumentException("unknown insight payload " + payload.getClass().getName());
             }
         }
-        return SessionFeed.batch(tx, SUMMARY, summaries)
-                .chain(() -> SessionFeed.batch(tx, VERDICT, verdicts))
-                .chain(() -> SessionFeed.batch(tx, JOB, jobs));
+        return executeBatch(tx, SUMMARY, summaries)
+                .chain(() -> executeBatch(tx, VERDICT, verdicts))
+                .chain(() -> executeBatch(tx, JOB, jobs));
     }
 
     private static JsonArray rubric(TraceJudged j) {

@@ -129,11 +129,11 @@ public class SessionFeed extends TopicHandler<ReasoningEvent> {
                 throw new IllegalArgumentException("unknown reasoning payload " + payload.getClass().getName());
             }
         }
-        return batch(tx, STARTED, started)
-                .chain(() -> batch(tx, TURN, turns))
-                .chain(() -> batch(tx, ACTIVITY, activities))
-                .chain(() -> batch(tx, COMPLETED, completed))
-                .chain(() -> batch(tx, JOB, jobs));
+        return executeBatch(tx, STARTED, started)
+                .chain(() -> executeBatch(tx, TURN, turns))
+                .chain(() -> executeBatch(tx, ACTIVITY, activities))
+                .chain(() -> executeBatch(tx, COMPLETED, completed))
+                .chain(() -> executeBatch(tx, JOB, jobs));
     }
 
     /** The session's project: its {@code project} label, a debugging trace's repository name, else its kind. */
@@ -215,7 +215,4 @@ public class SessionFeed extends TopicHandler<ReasoningEvent> {
         return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
     }
 
-    static Uni<Void> batch(SqlClient tx, String sql, List<Tuple> rows) {
-        return rows.isEmpty() ? Uni.createFrom().voidItem() : tx.preparedQuery(sql).executeBatch(rows).replaceWithVoid();
-    }
 }

@@ -3,6 +3,9 @@ package dev.hindsight.platform.consumer;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 
 /**
@@ -29,6 +32,11 @@ public abstract class TopicHandler<E> implements TransactionalBatches.Handler<E>
     /** Applies a polled batch; completes after the commit (or the dead letters), so offsets are committed then. */
     protected Uni<Void> process(ConsumerRecords<String, Decoded> records) {
         return batches.process(this, records);
+    }
+
+    /** Runs {@code sql} once per row in one round trip; nothing when there are no rows. */
+    protected static Uni<Void> executeBatch(SqlClient tx, String sql, List<Tuple> rows) {
+        return rows.isEmpty() ? Uni.createFrom().voidItem() : tx.preparedQuery(sql).executeBatch(rows).replaceWithVoid();
     }
 
     @Override
