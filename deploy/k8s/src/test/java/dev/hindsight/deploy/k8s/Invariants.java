@@ -52,11 +52,11 @@ final class Invariants {
     /**
      * Topics a service is announced to write (ARCHITECTURE.md, issue #6) before its configuration has landed: used only
      * while that service declares no Kafka channel at all. memory-service writes hindsight.memory.v1 and dead-letters
-     * each of its three channels (reasoning, insights, memory) the way the other consumers name theirs.
+     * each of its three channels (reasoning, insights, memories), as its configuration in progress for #6 names them.
      */
     static final Map<String, List<String>> ANNOUNCED_WRITES = Map.of("memory-service", List.of(
             "hindsight.memory.v1", "hindsight.memory.reasoning.dlq", "hindsight.memory.insights.dlq",
-            "hindsight.memory.memory.dlq"));
+            "hindsight.memory.memories.dlq"));
 
     private static final Set<AclOperation> WRITING = Set.of(AclOperation.WRITE, AclOperation.ALL,
             AclOperation.CREATE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.ALTERCONFIGS);
