@@ -89,29 +89,30 @@ class BrokenManifestsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("breakages")
     void isCaught(String what, Target target, Consumer<ObjectNode> change, String expected) {
-        List<JsonNode> docs = new ArrayList<>();
+        List<Manifest> docs = new ArrayList<>();
         boolean found = false;
-        for (JsonNode doc : StrictParser.documents(Rendered.yaml("prod"))) {
-            if (target.matches(doc)) {
+        for (Manifest doc : Rendered.manifests("prod")) {
+            if (target.matches(doc.raw())) {
                 found = true;
                 if (change == null) {
                     continue;
                 }
-                doc = doc.deepCopy();
-                change.accept((ObjectNode) doc);
+                ObjectNode copy = doc.raw().deepCopy();
+                change.accept(copy);
+                doc = StrictParser.read(copy);
             }
             docs.add(doc);
         }
         assertThat(found).as("the prod overlay has %s", target).isTrue();
 
-        List<String> violations = Rendered.violations("prod", docs.stream().map(StrictParser::read).toList());
+        List<String> violations = Rendered.violations("prod", docs);
 
         assertThat(violations).as("violations found for %s", what).anyMatch(v -> v.contains(expected));
     }
 
     @Test
     void aFieldTheModelDoesNotKnowIsRefused() {
-        JsonNode deployment = StrictParser.documents(Rendered.yaml("prod")).stream()
+        JsonNode deployment = Rendered.manifests("prod").stream().map(Manifest::raw)
                 .filter(doc("Deployment", "query-service")::matches).findFirst().orElseThrow().deepCopy();
         ObjectNode probe = (ObjectNode) container((ObjectNode) deployment).remove("livenessProbe");
         container((ObjectNode) deployment).set("livenesProbe", probe);

@@ -14,7 +14,7 @@ class OverlaysTest {
     @ParameterizedTest
     @ValueSource(strings = {"dev", "prod"})
     void rendersIntoTheObjectModelAndKeepsEveryInvariant(String overlay) {
-        List<Manifest> docs = StrictParser.parse(Rendered.yaml(overlay));
+        List<Manifest> docs = Rendered.manifests(overlay);
 
         List<String> violations = Rendered.violations(overlay, docs);
 
@@ -29,7 +29,7 @@ class OverlaysTest {
     @ParameterizedTest
     @ValueSource(strings = {"dev", "prod"})
     void keepsNoCredentialInTheManifests(String overlay) {
-        List<Manifest> docs = StrictParser.parse(Rendered.yaml(overlay));
+        List<Manifest> docs = Rendered.manifests(overlay);
 
         assertThat(docs).as("Secrets come from create-secrets.sh and the operators, never from git")
                 .noneMatch(m -> m.is("Secret"));
@@ -38,7 +38,7 @@ class OverlaysTest {
     @ParameterizedTest
     @ValueSource(strings = {"prod"})
     void prodAddsMonitoringAndPodDisruptionBudgets(String overlay) {
-        Set<String> kinds = StrictParser.parse(Rendered.yaml(overlay)).stream().map(Manifest::kind)
+        Set<String> kinds = Rendered.manifests(overlay).stream().map(Manifest::kind)
                 .collect(Collectors.toSet());
 
         assertThat(kinds).contains("PodDisruptionBudget", "ServiceMonitor", "PodMonitor", "PrometheusRule");

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Rendered {
 
     private static final Map<String, String> OVERLAYS = new ConcurrentHashMap<>();
+    private static final Map<String, List<Manifest>> PARSED = new ConcurrentHashMap<>();
     private static volatile List<Manifest> secrets;
 
     private Rendered() {
@@ -15,6 +16,11 @@ final class Rendered {
 
     static String yaml(String overlay) {
         return OVERLAYS.computeIfAbsent(overlay, Repo::render);
+    }
+
+    /** The overlay strictly parsed (once). */
+    static List<Manifest> manifests(String overlay) {
+        return PARSED.computeIfAbsent(overlay, o -> StrictParser.parse(yaml(o)));
     }
 
     static List<Manifest> operatorSecrets() {
