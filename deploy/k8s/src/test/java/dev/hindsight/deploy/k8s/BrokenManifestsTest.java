@@ -53,6 +53,9 @@ class BrokenManifestsTest {
                         d -> acls(d).addObject().<ObjectNode>set("resource", resource("topic", "hindsight.reasoning.v1"))
                                 .putArray("operations").add("Write"),
                         "KafkaUser query-service may [WRITE] topic hindsight.reasoning.v1, which it does not own"),
+                broken("a transactional producer without its transactional-id ACL", doc("KafkaUser", "ingest-service"),
+                        d -> removeAcl(d, "hindsight-ingest-"),
+                        "KafkaUser ingest-service has no ACL for its transactional.id hindsight-ingest-${quarkus.uuid}"),
                 broken("a consumer without its read ACL", doc("KafkaUser", "evaluation-service"),
                         d -> removeAcl(d, "hindsight.signals.v1"),
                         "KafkaUser evaluation-service cannot read hindsight.signals.v1"),

@@ -421,8 +421,8 @@ final class Invariants {
         List<String> prefixes = simple.getAcls().stream().map(AclRule::getResource)
                 .filter(AclRuleTransactionalIdResource.class::isInstance).map(AclRuleTransactionalIdResource.class::cast)
                 .map(r -> r.getPatternType() == AclResourcePatternType.PREFIX ? r.getName() : r.getName() + "\u0000").toList();
-        for (String key : List.of("reasoning-tx")) {
-            Optional<String> id = config.get("mp.messaging.outgoing." + key + ".transactional.id");
+        for (String channel : config.outgoingChannels()) {
+            Optional<String> id = config.get("mp.messaging.outgoing." + channel + ".transactional.id");
             id.ifPresent(value -> {
                 String literal = value.contains("${") ? value.substring(0, value.indexOf("${")) : value;
                 if (prefixes.stream().noneMatch(p -> literal.startsWith(p.replace("\u0000", "")))) {

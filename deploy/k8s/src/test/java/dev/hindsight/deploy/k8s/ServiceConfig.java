@@ -82,6 +82,11 @@ final class ServiceConfig {
         return channels;
     }
 
+    /** Names of the outgoing channels. */
+    List<String> outgoingChannels() {
+        return channelNames("mp.messaging.outgoing.");
+    }
+
     /** Topics of the outgoing channels. */
     List<String> outgoingTopics() {
         return channelNames("mp.messaging.outgoing.").stream()
