@@ -4,6 +4,8 @@ import dev.hindsight.evaluation.config.EvaluationConfig;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
 import dev.hindsight.platform.work.Rounds;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
@@ -113,9 +115,16 @@ public class InsightWorker {
         wake();
     }
 
-    /** Runs one job and records its outcome: published, retried later, or published as failed. */
+    /**
+     * Runs one job and records its outcome: published, retried later, or published as failed. How long producing the
+     * summary or judgement took (model call included) is {@code hindsight_evaluation_job_seconds} by kind and outcome.
+     */
     Uni<Void> run(InsightJob job) {
+        Timer.Sample started = Timer.start(Metrics.globalRegistry);
         return produce(job)
+                .onItemOrFailure().invoke((event, failure) -> started.stop(Timer.builder("hindsight.evaluation.job")
+                        .tag("kind", job.kind().wireName()).tag("outcome", failure == null ? "done" : "error")
+                        .publishPercentileHistogram().register(Metrics.globalRegistry)))
                 .chain(event -> complete(job, event, "done", null))
                 .onFailure().recoverWithUni(failure -> {
                     String reason = reason(failure);

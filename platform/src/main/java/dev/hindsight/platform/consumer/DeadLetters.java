@@ -1,12 +1,15 @@
 package dev.hindsight.platform.consumer;
 
 import dev.hindsight.platform.kafka.Decoded;
+import io.micrometer.core.instrument.Metrics;
+import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -15,24 +18,29 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
  * Sends a poison record to its dead-letter topic exactly as it was stored (same key, bytes and headers, so it stays
  * readable with the source topic's schema), with why and where from in headers named as SmallRye's dead-letter
- * queue names them. A projection acknowledges the record only once Kafka acknowledged its dead letter.
+ * queue names them. A projection acknowledges the record only once Kafka acknowledged its dead letter. Each dead
+ * letter is counted ({@code hindsight_dead_letters_total} by source and dead-letter topic).
  */
 @ApplicationScoped
 public class DeadLetters {
 
     private static final Logger LOG = Logger.getLogger(DeadLetters.class);
 
-    private final String bootstrapServers;
+    private final Map<String, Object> kafka;
     private volatile KafkaProducer<String, byte[]> producer;
 
-    public DeadLetters(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
-        this.bootstrapServers = bootstrapServers;
+    /**
+     * @param kafka every {@code kafka.*} setting (KAFKA_* variables included) as Quarkus gives it to the channels:
+     *              bootstrap servers and, on Kubernetes, the TLS and SASL settings without which the broker refuses us
+     */
+    public DeadLetters(@Identifier("default-kafka-broker") Map<String, Object> kafka) {
+        this.kafka = new HashMap<>(kafka);
+        this.kafka.remove("group.id");
     }
 
     public Uni<Void> send(String deadLetterTopic, ConsumerRecord<String, Decoded> record, Throwable reason) {
@@ -54,6 +62,8 @@ public class DeadLetters {
         // send() may block on metadata: never on the event loop.
         return Uni.createFrom().<Void>emitter(emitter -> producer().send(letter, (metadata, failure) -> {
             if (failure == null) {
+                Metrics.counter("hindsight.dead.letters", "topic", record.topic(), "dead_letter_topic", deadLetterTopic)
+                        .increment();
                 emitter.complete(null);
             } else {
                 emitter.fail(failure);
@@ -66,12 +76,11 @@ public class DeadLetters {
         if (current == null) {
             synchronized (this) {
                 if (producer == null) {
-                    producer = new KafkaProducer<>(Map.of(
-                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                            ProducerConfig.ACKS_CONFIG, "all",
-                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                            ProducerConfig.CLIENT_ID_CONFIG, "hindsight-dead-letters"),
-                            new StringSerializer(), new ByteArraySerializer());
+                    Map<String, Object> config = new HashMap<>(kafka);
+                    config.put(ProducerConfig.ACKS_CONFIG, "all");
+                    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+                    config.put(ProducerConfig.CLIENT_ID_CONFIG, "hindsight-dead-letters");
+                    producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
                 }
                 current = producer;
             }

@@ -1,6 +1,8 @@
 package dev.hindsight.platform.consumer;
 
 import dev.hindsight.platform.kafka.Decoded;
+import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -25,7 +27,9 @@ import org.jboss.logging.Logger;
  * long as it lasts: nothing is dead-lettered and nothing is acknowledged until it is applied.</li>
  * </ol>
  * The caller acknowledges the batch when the returned {@code Uni} completes, so offsets are committed only after
- * the database commit. Not a bean: each service builds one around its own pool.
+ * the database commit. Not a bean: each service builds one around its own pool. After each commit the age of the
+ * batch's newest event (its record timestamp) is recorded as {@code hindsight_consumer_event_age_seconds} by topic:
+ * how fresh the service's state is, the projection freshness operators watch.
  */
 public final class TransactionalBatches {
 
@@ -123,7 +127,22 @@ public final class TransactionalBatches {
     }
 
     private <E> Uni<Void> inTransaction(Handler<E> handler, List<Consumed<E>> events) {
-        return pool.withTransaction(tx -> handler.apply(tx, events)).invoke(() -> handler.committed(events));
+        return pool.withTransaction(tx -> handler.apply(tx, events)).invoke(() -> {
+            handler.committed(events);
+            recordAge(handler.topic(), events);
+        });
+    }
+
+    private static <E> void recordAge(String topic, List<Consumed<E>> events) {
+        long newest = events.stream().mapToLong(e -> e.record().timestamp()).max().orElse(-1);
+        if (newest > 0) {
+            Timer.builder("hindsight.consumer.event.age")
+                    .description("Age of a committed batch's newest event when its transaction committed")
+                    .tag("topic", topic)
+                    .publishPercentileHistogram()
+                    .register(Metrics.globalRegistry)
+                    .record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - newest)));
+        }
     }
 
     private Uni<Void> deadLetter(Handler<?> handler, ConsumerRecord<String, Decoded> record, Throwable why) {

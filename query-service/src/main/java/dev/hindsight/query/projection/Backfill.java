@@ -4,6 +4,7 @@ import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.platform.kafka.DecodingDeserializer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -77,7 +78,7 @@ public class Backfill {
     private volatile boolean stopping;
 
     public Backfill(Pool pool, Generations generations, Projector projector, @Any Instance<Projection<?>> projections,
-            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers,
+            @Identifier("default-kafka-broker") Map<String, Object> kafka,
             @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url") String registryUrl) {
         this.pool = pool;
         this.generations = generations;
@@ -85,7 +86,9 @@ public class Backfill {
         for (Projection<?> projection : projections) {
             byTopic.put(projection.topic(), projection);
         }
-        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        // Every kafka.* setting the channels get (on Kubernetes: TLS and SASL), but no group: partitions are assigned.
+        consumerConfig.putAll(kafka);
+        consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
         consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);

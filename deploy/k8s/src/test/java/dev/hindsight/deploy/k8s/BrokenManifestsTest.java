@@ -1,0 +1,176 @@
+package dev.hindsight.deploy.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The checks can fail: the prod overlay, broken in one place the way a hurried edit would break it, is caught, and the
+ * message names what is wrong.
+ */
+class BrokenManifestsTest {
+
+    static Stream<Arguments> breakages() {
+        return Stream.of(
+                broken("a probe removed", doc("Deployment", "query-service"),
+                        d -> container(d).remove("readinessProbe"),
+                        "Deployment query-service, container query-service has no readinessProbe"),
+                broken("a limit removed", doc("Deployment", "memory-service"),
+                        d -> ((ObjectNode) container(d).path("resources")).remove("limits"),
+                        "container memory-service has no memory limit"),
+                broken("an image tagged latest", doc("Deployment", "ingest-service"),
+                        d -> container(d).put("image", "registry.example.com/hindsight/ingest-service:latest"),
+                        "never latest"),
+                broken("an image not at the project version", doc("Deployment", "query-service"),
+                        d -> container(d).put("image", "registry.example.com/hindsight/query-service:0.0.9"),
+                        "not the project version"),
+                broken("a source topic's KafkaTopic deleted", doc("KafkaTopic", "hindsight.signals.v1"), null,
+                        "HindsightTopic.SIGNALS (hindsight.signals.v1, written by ingest-service) has no KafkaTopic"),
+                broken("a dead-letter topic deleted", doc("KafkaTopic", "hindsight.query.insights.dlq"), null,
+                        "query-service dead-letters to hindsight.query.insights.dlq, which has no KafkaTopic"),
+                broken("a topic with other partitions", doc("KafkaTopic", "hindsight.decisions.v1"),
+                        d -> spec(d).put("partitions", 12), "KafkaTopic hindsight.decisions.v1 has 12 partitions"),
+                broken("a dead-letter topic kept forever", doc("KafkaTopic", "hindsight.evaluation.audit.dlq"),
+                        d -> ((ObjectNode) spec(d).path("config")).put("retention.ms", -1),
+                        "needs a finite retention.ms"),
+                broken("a source topic that expires", doc("KafkaTopic", "hindsight.reasoning.v1"),
+                        d -> ((ObjectNode) spec(d).path("config")).put("retention.ms", 604800000),
+                        "is a source topic"),
+                broken("one replica in prod", doc("KafkaTopic", "hindsight.insights.v1"),
+                        d -> spec(d).put("replicas", 1), "must have 3 replicas and min.insync.replicas 2 in prod"),
+                broken("a service allowed to write another's topic", doc("KafkaUser", "query-service"),
+                        d -> acls(d).addObject().<ObjectNode>set("resource", resource("topic", "hindsight.reasoning.v1"))
+                                .putArray("operations").add("Write"),
+                        "KafkaUser query-service may [WRITE] topic hindsight.reasoning.v1, which it does not own"),
+                broken("a transactional producer without its transactional-id ACL", doc("KafkaUser", "ingest-service"),
+                        d -> removeAcl(d, "hindsight-ingest-"),
+                        "KafkaUser ingest-service has no ACL for its transactional.id hindsight-ingest-${quarkus.uuid}"),
+                broken("a consumer without its read ACL", doc("KafkaUser", "evaluation-service"),
+                        d -> removeAcl(d, "hindsight.signals.v1"),
+                        "KafkaUser evaluation-service cannot read hindsight.signals.v1"),
+                broken("a Secret key that does not exist", doc("Deployment", "evaluation-service"),
+                        d -> container(d).withArray("env").forEach(e -> {
+                            if (e.path("name").asText().equals("QUARKUS_DATASOURCE_PASSWORD")) {
+                                ((ObjectNode) e.path("valueFrom").path("secretKeyRef")).put("key", "passwd");
+                            }
+                        }),
+                        "needs key passwd of Secret hindsight-db-evaluation"),
+                broken("a Secret nobody creates", doc("Deployment", "ingest-service"),
+                        d -> container(d).withArray("envFrom").addObject().putObject("secretRef").put("name", "forgotten"),
+                        "needs Secret forgotten"),
+                broken("a NetworkPolicy removed", doc("NetworkPolicy", "memory-service"), null,
+                        "Deployment memory-service has no NetworkPolicy"),
+                broken("a PodDisruptionBudget removed", doc("PodDisruptionBudget", "query-service"), null,
+                        "Deployment query-service has no PodDisruptionBudget"),
+                broken("a single replica in prod", doc("ScaledObject", "evaluation-service"),
+                        d -> spec(d).put("minReplicaCount", 1),
+                        "Deployment evaluation-service runs 1 replica(s) at minimum"),
+                broken("scaling beyond the partitions", doc("ScaledObject", "query-service"),
+                        d -> spec(d).put("maxReplicaCount", 12), "may scale to 12 replicas"),
+                broken("scaling on the wrong group", doc("ScaledObject", "query-service"),
+                        d -> ((ObjectNode) spec(d).path("triggers").get(0).path("metadata")).put("consumerGroup", "query"),
+                        "ignores the lag of group hindsight-query"),
+                broken("an unauthenticated listener", doc("Kafka", "hindsight"),
+                        d -> ((ObjectNode) spec(d).path("kafka").path("listeners").get(0)).remove("authentication"),
+                        "lets clients in without authentication"),
+                broken("a role whose Secret names another user", doc("Cluster", "hindsight-pg"),
+                        d -> ((ObjectNode) spec(d).path("managed").path("roles").get(0)).put("name", "evaluation"),
+                        "holds user hindsight_evaluation, not the role evaluation"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("breakages")
+    void isCaught(String what, Target target, Consumer<ObjectNode> change, String expected) {
+        List<Manifest> docs = new ArrayList<>();
+        boolean found = false;
+        for (Manifest doc : Rendered.manifests("prod")) {
+            if (target.matches(doc.raw())) {
+                found = true;
+                if (change == null) {
+                    continue;
+                }
+                ObjectNode copy = doc.raw().deepCopy();
+                change.accept(copy);
+                doc = StrictParser.read(copy);
+            }
+            docs.add(doc);
+        }
+        assertThat(found).as("the prod overlay has %s", target).isTrue();
+
+        List<String> violations = Rendered.violations("prod", docs);
+
+        assertThat(violations).as("violations found for %s", what).anyMatch(v -> v.contains(expected));
+    }
+
+    @Test
+    void aFieldTheModelDoesNotKnowIsRefused() {
+        JsonNode deployment = Rendered.manifests("prod").stream().map(Manifest::raw)
+                .filter(doc("Deployment", "query-service")::matches).findFirst().orElseThrow().deepCopy();
+        ObjectNode probe = (ObjectNode) container((ObjectNode) deployment).remove("livenessProbe");
+        container((ObjectNode) deployment).set("livenesProbe", probe);
+
+        assertThatThrownBy(() -> StrictParser.read(deployment))
+                .hasMessageContaining("Deployment/query-service")
+                .hasMessageContaining("spec.template.spec.containers[0].livenesProbe");
+    }
+
+    @Test
+    void aKindHindsightDoesNotDeployIsRefused() {
+        JsonNode job = StrictParser.documents("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: flyway-init\n").get(0);
+
+        assertThatThrownBy(() -> StrictParser.read(job)).hasMessageContaining("not a kind Hindsight deploys");
+    }
+
+    // --- building the breakages ---
+
+    record Target(String kind, String name) {
+        boolean matches(JsonNode doc) {
+            return doc.path("kind").asText().equals(kind) && doc.path("metadata").path("name").asText().equals(name);
+        }
+    }
+
+    private static Target doc(String kind, String name) {
+        return new Target(kind, name);
+    }
+
+    private static Arguments broken(String what, Target target, Consumer<ObjectNode> change, String expected) {
+        return Arguments.of(what, target, change, expected);
+    }
+
+    private static ObjectNode spec(ObjectNode doc) {
+        return (ObjectNode) doc.path("spec");
+    }
+
+    private static ObjectNode container(ObjectNode deployment) {
+        return (ObjectNode) deployment.path("spec").path("template").path("spec").path("containers").get(0);
+    }
+
+    private static ArrayNode acls(ObjectNode user) {
+        return (ArrayNode) user.path("spec").path("authorization").path("acls");
+    }
+
+    private static ObjectNode resource(String type, String name) {
+        ObjectNode resource = StrictParser.YAML.createObjectNode();
+        return resource.put("type", type).put("name", name).put("patternType", "literal");
+    }
+
+    private static void removeAcl(ObjectNode user, String topic) {
+        ArrayNode acls = acls(user);
+        for (int i = acls.size() - 1; i >= 0; i--) {
+            if (acls.get(i).path("resource").path("name").asText().equals(topic)) {
+                acls.remove(i);
+            }
+        }
+    }
+}

@@ -1,0 +1,690 @@
+package dev.hindsight.deploy.k8s;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hindsight.events.HindsightTopic;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvFromSource;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.strimzi.api.kafka.model.kafka.Kafka;
+import io.strimzi.api.kafka.model.kafka.KafkaAuthorizationSimple;
+import io.strimzi.api.kafka.model.nodepool.KafkaNodePool;
+import io.strimzi.api.kafka.model.nodepool.ProcessRoles;
+import io.strimzi.api.kafka.model.topic.KafkaTopic;
+import io.strimzi.api.kafka.model.user.KafkaUser;
+import io.strimzi.api.kafka.model.user.KafkaUserAuthorizationSimple;
+import io.strimzi.api.kafka.model.user.KafkaUserScramSha512ClientAuthentication;
+import io.strimzi.api.kafka.model.user.acl.AclOperation;
+import io.strimzi.api.kafka.model.user.acl.AclResourcePatternType;
+import io.strimzi.api.kafka.model.user.acl.AclRule;
+import io.strimzi.api.kafka.model.user.acl.AclRuleGroupResource;
+import io.strimzi.api.kafka.model.user.acl.AclRuleTopicResource;
+import io.strimzi.api.kafka.model.user.acl.AclRuleTransactionalIdResource;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * What an operator relies on in a rendered overlay, each broken rule a sentence naming the resource. The sources of
+ * truth are the schemas module (which topics exist and who writes each) and each service's application.properties
+ * (what it reads, in which group, where its dead letters go), read as the Deployment's environment overrides them.
+ */
+final class Invariants {
+
+    /**
+     * Topics a service is announced to write (ARCHITECTURE.md, issue #6) before its configuration has landed: used only
+     * while that service declares no Kafka channel at all. memory-service writes hindsight.memory.v1 and dead-letters
+     * each of its three channels (reasoning, insights, memories), as its configuration in progress for #6 names them.
+     */
+    static final Map<String, List<String>> ANNOUNCED_WRITES = Map.of("memory-service", List.of(
+            "hindsight.memory.v1", "hindsight.memory.reasoning.dlq", "hindsight.memory.insights.dlq",
+            "hindsight.memory.memories.dlq"));
+
+    private static final Set<AclOperation> WRITING = Set.of(AclOperation.WRITE, AclOperation.ALL,
+            AclOperation.CREATE, AclOperation.DELETE, AclOperation.ALTER, AclOperation.ALTERCONFIGS);
+
+    private final String overlay;
+    private final List<Manifest> docs;
+    private final Path root;
+    private final List<String> violations = new ArrayList<>();
+    private final Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
+
+    /**
+     * @param overlay          dev or prod (prod is held to the high-availability rules)
+     * @param rendered         the overlay as kustomize renders it
+     * @param operatorSecrets  the Secrets create-secrets.sh prints, which an operator creates before applying
+     */
+    Invariants(String overlay, List<Manifest> rendered, List<Manifest> operatorSecrets, Path root) {
+        this.overlay = overlay;
+        this.docs = rendered;
+        this.root = root;
+        Stream.concat(rendered.stream(), operatorSecrets.stream()).filter(m -> m.is("Secret"))
+                .forEach(m -> secrets.put(m.name(), secretData(m.as(Secret.class))));
+        generatedSecrets().forEach(secrets::putIfAbsent);
+    }
+
+    /** Every broken rule; empty when the overlay keeps them all. */
+    List<String> check() {
+        workloads();
+        references();
+        topics();
+        acls();
+        scaling();
+        networkPolicies();
+        databases();
+        kafkaSecurity();
+        if (overlay.equals("prod")) {
+            highAvailability();
+        }
+        return List.copyOf(violations);
+    }
+
+    // --- workloads: probes, resources, images ------------------------------------------------------------------
+
+    private void workloads() {
+        for (Deployment d : all(Deployment.class)) {
+            for (Container c : d.getSpec().getTemplate().getSpec().getContainers()) {
+                String where = "Deployment " + name(d) + ", container " + c.getName();
+                if (c.getLivenessProbe() == null) {
+                    fail(where + " has no livenessProbe");
+                }
+                if (c.getReadinessProbe() == null) {
+                    fail(where + " has no readinessProbe");
+                }
+                if (c.getStartupProbe() == null) {
+                    fail(where + " has no startupProbe");
+                }
+                var resources = c.getResources();
+                if (resources == null || resources.getLimits() == null || !resources.getLimits().containsKey("memory")) {
+                    fail(where + " has no memory limit");
+                }
+                if (resources == null || resources.getRequests() == null
+                        || !resources.getRequests().containsKey("memory") || !resources.getRequests().containsKey("cpu")) {
+                    fail(where + " has no cpu and memory requests");
+                }
+                String tag = tag(c.getImage());
+                if (tag == null || tag.equals("latest")) {
+                    fail(where + " runs image " + c.getImage() + ": an image needs a fixed tag, never latest");
+                } else if (Repo.SERVICES.contains(name(d)) && !tag.equals(Repo.version())) {
+                    fail(where + " runs image " + c.getImage() + ", not the project version " + Repo.version());
+                }
+            }
+        }
+    }
+
+    /** The tag of an image reference, "@digest" counting as one; null when it has neither. */
+    static String tag(String image) {
+        if (image == null) {
+            return null;
+        }
+        if (image.contains("@sha256:")) {
+            return image.substring(image.indexOf('@') + 1);
+        }
+        int colon = image.lastIndexOf(':');
+        return colon > image.lastIndexOf('/') ? image.substring(colon + 1) : null;
+    }
+
+    // --- every Secret and ConfigMap key a workload or custom resource names exists -------------------------------
+
+    private void references() {
+        Map<String, Map<String, String>> configMaps = new HashMap<>();
+        all(ConfigMap.class).forEach(cm -> configMaps.put(name(cm), cm.getData() == null ? Map.of() : cm.getData()));
+        for (Deployment d : all(Deployment.class)) {
+            PodSpec pod = d.getSpec().getTemplate().getSpec();
+            String where = "Deployment " + name(d);
+            for (Container c : pod.getContainers()) {
+                for (EnvVar env : Optional.ofNullable(c.getEnv()).orElse(List.of())) {
+                    var from = env.getValueFrom();
+                    if (from != null && from.getSecretKeyRef() != null && !Boolean.TRUE.equals(from.getSecretKeyRef().getOptional())) {
+                        need(secrets, "Secret", from.getSecretKeyRef().getName(), from.getSecretKeyRef().getKey(), where + " env " + env.getName());
+                    }
+                    if (from != null && from.getConfigMapKeyRef() != null && !Boolean.TRUE.equals(from.getConfigMapKeyRef().getOptional())) {
+                        need(configMaps, "ConfigMap", from.getConfigMapKeyRef().getName(), from.getConfigMapKeyRef().getKey(), where + " env " + env.getName());
+                    }
+                }
+                for (EnvFromSource src : Optional.ofNullable(c.getEnvFrom()).orElse(List.of())) {
+                    if (src.getSecretRef() != null && !Boolean.TRUE.equals(src.getSecretRef().getOptional())) {
+                        need(secrets, "Secret", src.getSecretRef().getName(), null, where + " envFrom");
+                    }
+                    if (src.getConfigMapRef() != null && !Boolean.TRUE.equals(src.getConfigMapRef().getOptional())) {
+                        need(configMaps, "ConfigMap", src.getConfigMapRef().getName(), null, where + " envFrom");
+                    }
+                }
+            }
+            for (Volume v : Optional.ofNullable(pod.getVolumes()).orElse(List.of())) {
+                if (v.getSecret() != null) {
+                    List<KeyToPath> items = Optional.ofNullable(v.getSecret().getItems()).orElse(List.of());
+                    need(secrets, "Secret", v.getSecret().getSecretName(), null, where + " volume " + v.getName());
+                    items.forEach(i -> need(secrets, "Secret", v.getSecret().getSecretName(), i.getKey(), where + " volume " + v.getName()));
+                }
+                if (v.getConfigMap() != null) {
+                    need(configMaps, "ConfigMap", v.getConfigMap().getName(), null, where + " volume " + v.getName());
+                }
+            }
+        }
+        for (Manifest auth : kind("TriggerAuthentication")) {
+            for (JsonNode ref : auth.raw().path("spec").path("secretTargetRef")) {
+                need(secrets, "Secret", ref.path("name").asText(), ref.path("key").asText(), "TriggerAuthentication " + auth.name());
+            }
+        }
+        for (Manifest cluster : kind("Cluster")) {
+            JsonNode spec = cluster.raw().path("spec");
+            JsonNode initdb = spec.path("bootstrap").path("initdb");
+            if (initdb.has("secret")) {
+                role(initdb.path("owner").asText(), initdb.path("secret").path("name").asText(), "Cluster " + cluster.name() + " initdb");
+            }
+            for (JsonNode role : spec.path("managed").path("roles")) {
+                role(role.path("name").asText(), role.path("passwordSecret").path("name").asText(), "Cluster " + cluster.name() + " role " + role.path("name").asText());
+            }
+        }
+    }
+
+    /** A role's credentials Secret exists, has username and password, and its username is the role. */
+    private void role(String role, String secret, String where) {
+        need(secrets, "Secret", secret, "username", where);
+        need(secrets, "Secret", secret, "password", where);
+        String user = secrets.getOrDefault(secret, Map.of()).get("username");
+        if (user != null && !user.isEmpty() && !user.equals(role)) {
+            fail(where + ": Secret " + secret + " holds user " + user + ", not the role " + role);
+        }
+    }
+
+    private void need(Map<String, Map<String, String>> known, String kind, String name, String key, String where) {
+        Map<String, String> data = known.get(name);
+        if (data == null) {
+            fail(where + " needs " + kind + " " + name + ", which neither the overlay, create-secrets.sh nor an operator provides");
+        } else if (key != null && !data.containsKey(key)) {
+            fail(where + " needs key " + key + " of " + kind + " " + name + ", which has only " + data.keySet());
+        }
+    }
+
+    /** Secrets the operators write: Strimzi per KafkaUser and for the cluster CA, CloudNativePG for its CA. */
+    private Map<String, Map<String, String>> generatedSecrets() {
+        Map<String, Map<String, String>> generated = new HashMap<>();
+        for (KafkaUser user : all(KafkaUser.class)) {
+            if (user.getSpec().getAuthentication() instanceof KafkaUserScramSha512ClientAuthentication) {
+                generated.put(name(user), keys("password", "sasl.jaas.config"));
+            }
+        }
+        for (Kafka kafka : all(Kafka.class)) {
+            generated.put(name(kafka) + "-cluster-ca-cert", keys("ca.crt", "ca.p12", "ca.password"));
+        }
+        for (Manifest cluster : kind("Cluster")) {
+            generated.put(cluster.name() + "-ca", keys("ca.crt", "ca.key"));
+        }
+        return generated;
+    }
+
+    // --- topics --------------------------------------------------------------------------------------------------
+
+    private int partitions() {
+        return Integer.parseInt(configMapValue("hindsight-config", "HINDSIGHT_KAFKA_PARTITIONS").orElse("6"));
+    }
+
+    private Map<String, KafkaTopic> kafkaTopics() {
+        return all(KafkaTopic.class).stream().collect(Collectors.toMap(
+                t -> Optional.ofNullable(t.getSpec().getTopicName()).orElse(name(t)), Function.identity(), (a, b) -> a));
+    }
+
+    private void topics() {
+        Map<String, KafkaTopic> topics = kafkaTopics();
+        int partitions = partitions();
+        int brokers = brokers();
+        Set<String> clusters = all(Kafka.class).stream().map(this::name).collect(Collectors.toSet());
+        for (HindsightTopic topic : HindsightTopic.values()) {
+            if (!topics.containsKey(topic.defaultName())) {
+                fail("HindsightTopic." + topic + " (" + topic.defaultName() + ", written by " + topic.writer()
+                        + ") has no KafkaTopic");
+            }
+        }
+        Set<String> deadLetterTopics = new LinkedHashSet<>();
+        for (ServiceConfig config : services().values()) {
+            for (ServiceConfig.Channel channel : config.incoming()) {
+                channel.topics().forEach(t -> topicUsed(topics, t, config.service() + " reads", partitions));
+                if (channel.deadLetterTopic() != null) {
+                    deadLetterTopics.add(channel.deadLetterTopic());
+                    topicUsed(topics, channel.deadLetterTopic(), config.service() + " dead-letters to", partitions);
+                }
+            }
+            config.outgoingTopics().forEach(t -> topicUsed(topics, t, config.service() + " writes", partitions));
+        }
+        ANNOUNCED_WRITES.values().forEach(ts -> ts.stream().filter(t -> t.endsWith(".dlq")).forEach(deadLetterTopics::add));
+        for (Map.Entry<String, KafkaTopic> e : topics.entrySet()) {
+            String name = e.getKey();
+            KafkaTopic topic = e.getValue();
+            String where = "KafkaTopic " + name;
+            Map<String, Object> config = Optional.ofNullable(topic.getSpec().getConfig()).orElse(Map.of());
+            if (!clusters.contains(labels(topic).get("strimzi.io/cluster"))) {
+                fail(where + " is not labelled strimzi.io/cluster with a Kafka of this overlay " + clusters);
+            }
+            if (!Objects.equals(topic.getSpec().getPartitions(), partitions)) {
+                fail(where + " has " + topic.getSpec().getPartitions() + " partitions; the services are configured with "
+                        + partitions + " (HINDSIGHT_KAFKA_PARTITIONS), and co-partitioned topics need the same count");
+            }
+            int replicas = Optional.ofNullable(topic.getSpec().getReplicas()).orElse(0);
+            int minIsr = Integer.parseInt(String.valueOf(config.getOrDefault("min.insync.replicas", "1")));
+            if (replicas > brokers) {
+                fail(where + " wants " + replicas + " replicas on " + brokers + " brokers");
+            }
+            if (replicas > 1 && minIsr >= replicas) {
+                fail(where + ": min.insync.replicas " + minIsr + " with " + replicas + " replicas stops producers when one broker is down");
+            }
+            if (overlay.equals("prod") && (replicas != 3 || minIsr != 2)) {
+                fail(where + " must have 3 replicas and min.insync.replicas 2 in prod, has " + replicas + " and " + minIsr);
+            }
+            String cleanup = String.valueOf(config.getOrDefault("cleanup.policy", "delete"));
+            long retention = Long.parseLong(String.valueOf(config.getOrDefault("retention.ms", "604800000")));
+            if (deadLetterTopics.contains(name) || name.endsWith(".dlq")) {
+                if (retention <= 0) {
+                    fail(where + " is a dead-letter topic and needs a finite retention.ms, has " + retention);
+                }
+            } else if (HindsightTopic.byName(name).isPresent() || isAnnounced(name)) {
+                if (retention != -1 || !cleanup.equals("delete")) {
+                    fail(where + " is a source topic: every read model is rebuilt from it, so it keeps its history "
+                            + "(retention.ms -1, cleanup.policy delete); has " + retention + ", " + cleanup);
+                }
+            }
+        }
+    }
+
+    private void topicUsed(Map<String, KafkaTopic> topics, String topic, String who, int partitions) {
+        if (!topics.containsKey(topic)) {
+            fail(who + " " + topic + ", which has no KafkaTopic (auto-creation is off)");
+        }
+    }
+
+    private static boolean isAnnounced(String topic) {
+        return ANNOUNCED_WRITES.values().stream().anyMatch(ts -> ts.contains(topic));
+    }
+
+    private int brokers() {
+        return all(KafkaNodePool.class).stream()
+                .filter(p -> p.getSpec().getRoles().contains(ProcessRoles.BROKER))
+                .mapToInt(p -> p.getSpec().getReplicas()).sum();
+    }
+
+    // --- ACLs: each service writes only its own topics ------------------------------------------------------------
+
+    private void acls() {
+        Map<String, KafkaUser> users = all(KafkaUser.class).stream().collect(Collectors.toMap(this::name, u -> u));
+        Map<String, Integer> writers = new HashMap<>();
+        for (ServiceConfig config : services().values()) {
+            String svc = config.service();
+            KafkaUser user = users.get(svc);
+            if (user == null) {
+                fail(svc + " has no KafkaUser named " + svc + " (its Deployment reads that user's Secret)");
+                continue;
+            }
+            String where = "KafkaUser " + svc;
+            if (!(user.getSpec().getAuthentication() instanceof KafkaUserScramSha512ClientAuthentication)) {
+                fail(where + " must authenticate with scram-sha-512 (the services' KAFKA_SASL_MECHANISM)");
+            }
+            if (!(user.getSpec().getAuthorization() instanceof KafkaUserAuthorizationSimple simple)) {
+                fail(where + " has no simple authorization (ACLs)");
+                continue;
+            }
+            Set<String> owned = new LinkedHashSet<>();
+            HindsightTopic.writtenBy(svc).forEach(t -> owned.add(t.defaultName()));
+            Set<String> reads = new LinkedHashSet<>();
+            Set<String> groups = new LinkedHashSet<>();
+            for (ServiceConfig.Channel channel : config.incoming()) {
+                reads.addAll(channel.topics());
+                groups.add(channel.group());
+                if (channel.deadLetterTopic() != null) {
+                    owned.add(channel.deadLetterTopic());
+                }
+            }
+            Set<String> mayWrite = new LinkedHashSet<>(owned);
+            if (config.incoming().isEmpty() && config.outgoingTopics().isEmpty()) {
+                mayWrite.addAll(ANNOUNCED_WRITES.getOrDefault(svc, List.of()));
+            }
+            for (String topic : config.outgoingTopics()) {
+                if (!mayWrite.contains(topic)) {
+                    fail(svc + " is configured to write " + topic + ", but HindsightTopic does not name it as its writer");
+                }
+            }
+            Set<String> written = new LinkedHashSet<>();
+            Set<String> read = new LinkedHashSet<>();
+            Set<String> groupsRead = new LinkedHashSet<>();
+            for (AclRule rule : simple.getAcls()) {
+                Set<AclOperation> ops = new LinkedHashSet<>(rule.getOperations() == null ? List.of() : rule.getOperations());
+                boolean writes = ops.stream().anyMatch(WRITING::contains);
+                if (rule.getResource() instanceof AclRuleTopicResource topic) {
+                    boolean literal = topic.getPatternType() == null || topic.getPatternType() == AclResourcePatternType.LITERAL;
+                    if (writes && (!literal || !mayWrite.contains(topic.getName()))) {
+                        fail(where + " may " + ops + " topic " + (literal ? "" : "prefix ") + topic.getName()
+                                + ", which it does not own (it writes only " + mayWrite + ")");
+                    }
+                    if (literal && ops.contains(AclOperation.WRITE)) {
+                        written.add(topic.getName());
+                    }
+                    if (literal && ops.contains(AclOperation.READ)) {
+                        read.add(topic.getName());
+                    }
+                } else if (rule.getResource() instanceof AclRuleGroupResource group) {
+                    if (ops.contains(AclOperation.READ)) {
+                        groupsRead.add(group.getName());
+                    }
+                } else if (!(rule.getResource() instanceof AclRuleTransactionalIdResource)) {
+                    fail(where + " has an ACL on " + rule.getResource().getType() + ", which no service needs");
+                }
+            }
+            written.forEach(t -> writers.merge(t, 1, Integer::sum));
+            for (String topic : mayWrite) {
+                if (!written.contains(topic) && (owned.contains(topic) || !config.incoming().isEmpty() || !ANNOUNCED_WRITES.containsKey(svc))) {
+                    fail(where + " cannot write " + topic + ", which it must write");
+                }
+            }
+            reads.stream().filter(t -> !read.contains(t)).forEach(t -> fail(where + " cannot read " + t + ", which it consumes"));
+            groups.stream().filter(g -> !groupsRead.contains(g)).forEach(g -> fail(where + " cannot join consumer group " + g));
+            transactionalIds(svc, config, simple, where);
+        }
+        for (KafkaUser user : users.values()) {
+            if (Repo.SERVICES.contains(name(user))) {
+                continue;
+            }
+            if (user.getSpec().getAuthorization() instanceof KafkaUserAuthorizationSimple simple) {
+                for (AclRule rule : simple.getAcls()) {
+                    if (rule.getOperations().stream().anyMatch(op -> op != AclOperation.DESCRIBE && op != AclOperation.DESCRIBECONFIGS)) {
+                        fail("KafkaUser " + name(user) + " is not a service and may only describe, but has " + rule.getOperations());
+                    }
+                }
+            }
+        }
+        for (HindsightTopic topic : HindsightTopic.values()) {
+            int count = writers.getOrDefault(topic.defaultName(), 0);
+            if (count != 1) {
+                fail(topic.defaultName() + " must have exactly one writer (" + topic.writer() + "); " + count + " KafkaUsers may write it");
+            }
+        }
+    }
+
+    private void transactionalIds(String svc, ServiceConfig config, KafkaUserAuthorizationSimple simple, String where) {
+        List<String> prefixes = simple.getAcls().stream().map(AclRule::getResource)
+                .filter(AclRuleTransactionalIdResource.class::isInstance).map(AclRuleTransactionalIdResource.class::cast)
+                .map(r -> r.getPatternType() == AclResourcePatternType.PREFIX ? r.getName() : r.getName() + "\u0000").toList();
+        for (String channel : config.outgoingChannels()) {
+            Optional<String> id = config.get("mp.messaging.outgoing." + channel + ".transactional.id");
+            id.ifPresent(value -> {
+                String literal = value.contains("${") ? value.substring(0, value.indexOf("${")) : value;
+                if (prefixes.stream().noneMatch(p -> literal.startsWith(p.replace("\u0000", "")))) {
+                    fail(where + " has no ACL for its transactional.id " + value);
+                }
+            });
+        }
+    }
+
+    // --- scaling on the work --------------------------------------------------------------------------------------
+
+    private void scaling() {
+        Set<String> deployments = all(Deployment.class).stream().map(this::name).collect(Collectors.toSet());
+        String bootstrap = configMapValue("hindsight-config", "KAFKA_BOOTSTRAP_SERVERS").orElse("");
+        Map<String, Manifest> scaled = new HashMap<>();
+        for (Manifest so : kind("ScaledObject")) {
+            String target = so.raw().path("spec").path("scaleTargetRef").path("name").asText();
+            scaled.put(target, so);
+            if (!deployments.contains(target)) {
+                fail("ScaledObject " + so.name() + " scales " + target + ", which is not a Deployment here");
+            }
+            int max = so.raw().path("spec").path("maxReplicaCount").asInt(100);
+            if (max > partitions()) {
+                fail("ScaledObject " + so.name() + " may scale to " + max + " replicas; more than the " + partitions()
+                        + " partitions would leave consumers idle");
+            }
+            for (JsonNode trigger : so.raw().path("spec").path("triggers")) {
+                if (trigger.path("type").asText().equals("kafka")
+                        && !trigger.path("metadata").path("bootstrapServers").asText().equals(bootstrap)) {
+                    fail("ScaledObject " + so.name() + " reads lag from " + trigger.path("metadata").path("bootstrapServers").asText()
+                            + ", not the services' Kafka " + bootstrap);
+                }
+            }
+        }
+        Set<String> hpaTargets = all(HorizontalPodAutoscaler.class).stream()
+                .map(h -> h.getSpec().getScaleTargetRef().getName()).collect(Collectors.toSet());
+        hpaTargets.stream().filter(t -> !deployments.contains(t))
+                .forEach(t -> fail("HorizontalPodAutoscaler scales " + t + ", which is not a Deployment here"));
+        for (ServiceConfig config : services().values()) {
+            String svc = config.service();
+            Set<String> groups = config.incoming().stream().map(ServiceConfig.Channel::group).collect(Collectors.toSet());
+            if (groups.isEmpty()) {
+                if (!hpaTargets.contains(svc) && !scaled.containsKey(svc)) {
+                    fail(svc + " has neither a HorizontalPodAutoscaler nor a ScaledObject");
+                }
+                continue;
+            }
+            Manifest so = scaled.get(svc);
+            if (so == null) {
+                fail(svc + " consumes " + groups + " but no ScaledObject scales it on consumer-group lag");
+                continue;
+            }
+            Set<String> triggered = new LinkedHashSet<>();
+            so.raw().path("spec").path("triggers").forEach(t -> {
+                if (t.path("type").asText().equals("kafka")) {
+                    triggered.add(t.path("metadata").path("consumerGroup").asText());
+                }
+            });
+            groups.stream().filter(g -> !triggered.contains(g))
+                    .forEach(g -> fail("ScaledObject " + so.name() + " ignores the lag of group " + g + " that " + svc + " consumes in"));
+        }
+    }
+
+    // --- NetworkPolicies ------------------------------------------------------------------------------------------
+
+    private void networkPolicies() {
+        List<NetworkPolicy> policies = all(NetworkPolicy.class);
+        for (Deployment d : all(Deployment.class)) {
+            Map<String, String> labels = d.getSpec().getTemplate().getMetadata().getLabels();
+            boolean covered = policies.stream().anyMatch(p -> {
+                Map<String, String> selector = p.getSpec().getPodSelector().getMatchLabels();
+                return selector != null && !selector.isEmpty() && labels.entrySet().containsAll(selector.entrySet())
+                        && p.getSpec().getPolicyTypes().containsAll(List.of("Ingress", "Egress"));
+            });
+            if (!covered) {
+                fail("Deployment " + name(d) + " has no NetworkPolicy selecting its pods for both Ingress and Egress");
+            }
+        }
+    }
+
+    // --- databases ------------------------------------------------------------------------------------------------
+
+    private void databases() {
+        Map<String, String> owners = new HashMap<>();
+        for (Manifest cluster : kind("Cluster")) {
+            JsonNode initdb = cluster.raw().path("spec").path("bootstrap").path("initdb");
+            if (initdb.has("database")) {
+                owners.put(initdb.path("database").asText(), initdb.path("owner").asText());
+            }
+        }
+        Set<String> clusters = kind("Cluster").stream().map(Manifest::name).collect(Collectors.toSet());
+        for (Manifest db : kind("Database")) {
+            JsonNode spec = db.raw().path("spec");
+            owners.put(spec.path("name").asText(), spec.path("owner").asText());
+            if (!clusters.contains(spec.path("cluster").path("name").asText())) {
+                fail("Database " + db.name() + " is in cluster " + spec.path("cluster").path("name").asText() + ", which is not here");
+            }
+        }
+        for (Deployment d : all(Deployment.class)) {
+            Map<String, String> env = environment(d);
+            String url = env.get("QUARKUS_DATASOURCE_REACTIVE_URL");
+            if (url == null) {
+                continue;
+            }
+            String database = url.replaceFirst("^.*/", "").replaceFirst("\\?.*$", "");
+            String where = "Deployment " + name(d);
+            if (!owners.containsKey(database)) {
+                fail(where + " connects to database " + database + ", which no Cluster or Database creates");
+                continue;
+            }
+            String secret = d.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                    .filter(e -> e.getName().equals("QUARKUS_DATASOURCE_USERNAME") && e.getValueFrom() != null)
+                    .map(e -> e.getValueFrom().getSecretKeyRef().getName()).findFirst().orElse(null);
+            String user = secret == null ? null : secrets.getOrDefault(secret, Map.of()).get("username");
+            if (user != null && !user.equals(owners.get(database))) {
+                fail(where + " logs in as " + user + " to " + database + ", which " + owners.get(database) + " owns");
+            }
+        }
+        if (owners.containsKey("hindsight_memory")) {
+            boolean vector = kind("Database").stream().anyMatch(db -> db.raw().path("spec").path("name").asText().equals("hindsight_memory")
+                    && db.raw().path("spec").path("extensions").findValuesAsText("name").contains("vector"));
+            if (!vector) {
+                fail("Database hindsight_memory must have the vector extension (CREATE EXTENSION needs the operator's superuser)");
+            }
+        }
+    }
+
+    private void kafkaSecurity() {
+        for (Kafka kafka : all(Kafka.class)) {
+            kafka.getSpec().getKafka().getListeners().forEach(l -> {
+                if (l.getAuth() == null) {
+                    fail("Kafka " + name(kafka) + " listener " + l.getName() + " lets clients in without authentication");
+                }
+            });
+            if (!(kafka.getSpec().getKafka().getAuthorization() instanceof KafkaAuthorizationSimple)) {
+                fail("Kafka " + name(kafka) + " does not enforce ACLs (authorization type simple)");
+            }
+            Object autoCreate = kafka.getSpec().getKafka().getConfig().get("auto.create.topics.enable");
+            if (!"false".equals(String.valueOf(autoCreate))) {
+                fail("Kafka " + name(kafka) + " creates topics on first use; topics must come from KafkaTopic resources");
+            }
+        }
+        if (brokers() < 1) {
+            fail("no KafkaNodePool with the broker role");
+        }
+    }
+
+    // --- prod: replicas, PodDisruptionBudgets, anti-affinity -------------------------------------------------------
+
+    private void highAvailability() {
+        Map<String, Integer> minimum = new HashMap<>();
+        kind("ScaledObject").forEach(so -> minimum.put(so.raw().path("spec").path("scaleTargetRef").path("name").asText(),
+                so.raw().path("spec").path("minReplicaCount").asInt(0)));
+        all(HorizontalPodAutoscaler.class).forEach(h -> minimum.put(h.getSpec().getScaleTargetRef().getName(),
+                Optional.ofNullable(h.getSpec().getMinReplicas()).orElse(1)));
+        List<PodDisruptionBudget> budgets = all(PodDisruptionBudget.class);
+        for (Deployment d : all(Deployment.class)) {
+            String where = "Deployment " + name(d);
+            int replicas = minimum.getOrDefault(name(d), Optional.ofNullable(d.getSpec().getReplicas()).orElse(1));
+            if (replicas < 2) {
+                fail(where + " runs " + replicas + " replica(s) at minimum; prod needs at least 2");
+            }
+            Map<String, String> labels = d.getSpec().getTemplate().getMetadata().getLabels();
+            List<PodDisruptionBudget> mine = budgets.stream().filter(b -> b.getSpec().getSelector().getMatchLabels() != null
+                    && labels.entrySet().containsAll(b.getSpec().getSelector().getMatchLabels().entrySet())).toList();
+            if (mine.isEmpty()) {
+                fail(where + " has no PodDisruptionBudget");
+            }
+            for (PodDisruptionBudget b : mine) {
+                var maxUnavailable = b.getSpec().getMaxUnavailable();
+                var minAvailable = b.getSpec().getMinAvailable();
+                boolean drainable = maxUnavailable != null ? maxUnavailable.getIntVal() != null && maxUnavailable.getIntVal() >= 1
+                        : minAvailable != null && minAvailable.getIntVal() != null && minAvailable.getIntVal() < replicas;
+                if (!drainable) {
+                    fail("PodDisruptionBudget " + name(b) + " would block every drain of " + name(d) + " at " + replicas + " replicas");
+                }
+            }
+            var affinity = d.getSpec().getTemplate().getSpec().getAffinity();
+            if (affinity == null || affinity.getPodAntiAffinity() == null) {
+                fail(where + " has no pod anti-affinity: its replicas could share one node");
+            }
+        }
+        int controllers = all(KafkaNodePool.class).stream().filter(p -> p.getSpec().getRoles().contains(ProcessRoles.CONTROLLER))
+                .mapToInt(p -> p.getSpec().getReplicas()).sum();
+        if (brokers() < 3 || controllers < 3 || controllers % 2 == 0) {
+            fail("prod needs at least 3 brokers and an odd number (3+) of KRaft controllers; has " + brokers() + " and " + controllers);
+        }
+        kind("Cluster").stream().filter(c -> c.raw().path("spec").path("instances").asInt(1) < 3)
+                .forEach(c -> fail("Cluster " + c.name() + " needs 3 instances in prod (a primary and two standbys)"));
+    }
+
+    // --- helpers --------------------------------------------------------------------------------------------------
+
+    /** Each service's configuration as its pod sees it. */
+    private Map<String, ServiceConfig> services() {
+        Map<String, ServiceConfig> configs = new LinkedHashMap<>();
+        Map<String, Deployment> deployments = all(Deployment.class).stream().collect(Collectors.toMap(this::name, d -> d));
+        for (String svc : Repo.SERVICES) {
+            Deployment d = deployments.get(svc);
+            if (d == null) {
+                fail("no Deployment " + svc);
+                continue;
+            }
+            configs.put(svc, new ServiceConfig(svc, root.resolve(svc).resolve("src/main/resources/application.properties"), environment(d)));
+        }
+        return configs;
+    }
+
+    /** The literal environment of a Deployment's first container: its ConfigMaps, then its plain env values. */
+    private Map<String, String> environment(Deployment d) {
+        Map<String, String> env = new HashMap<>();
+        Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+        for (EnvFromSource src : Optional.ofNullable(c.getEnvFrom()).orElse(List.of())) {
+            if (src.getConfigMapRef() != null) {
+                all(ConfigMap.class).stream().filter(cm -> name(cm).equals(src.getConfigMapRef().getName()))
+                        .findFirst().ifPresent(cm -> env.putAll(Optional.ofNullable(cm.getData()).orElse(Map.of())));
+            }
+        }
+        Optional.ofNullable(c.getEnv()).orElse(List.of()).stream().filter(e -> e.getValue() != null)
+                .forEach(e -> env.put(e.getName(), e.getValue()));
+        return env;
+    }
+
+    /** A key of the ConfigMap whose name starts with {@code name} (kustomize appends a content hash). */
+    private Optional<String> configMapValue(String name, String key) {
+        return all(ConfigMap.class).stream().filter(cm -> name(cm).equals(name) || name(cm).startsWith(name + "-"))
+                .filter(cm -> cm.getData() != null && cm.getData().containsKey(key))
+                .map(cm -> cm.getData().get(key)).findFirst();
+    }
+
+    private static Map<String, String> secretData(Secret secret) {
+        Map<String, String> data = new HashMap<>();
+        Optional.ofNullable(secret.getData()).orElse(Map.of()).forEach((k, v) -> data.put(k, v));
+        Optional.ofNullable(secret.getStringData()).orElse(Map.of()).forEach(data::put);
+        return data;
+    }
+
+    private static Map<String, String> keys(String... keys) {
+        Map<String, String> data = new HashMap<>();
+        for (String key : keys) {
+            data.put(key, "");
+        }
+        return data;
+    }
+
+    private <T> List<T> all(Class<T> type) {
+        return docs.stream().filter(m -> type.isInstance(m.typed())).map(m -> type.cast(m.typed())).toList();
+    }
+
+    private List<Manifest> kind(String kind) {
+        return docs.stream().filter(m -> m.is(kind)).toList();
+    }
+
+    private String name(io.fabric8.kubernetes.api.model.HasMetadata resource) {
+        return resource.getMetadata().getName();
+    }
+
+    private static Map<String, String> labels(io.fabric8.kubernetes.api.model.HasMetadata resource) {
+        return Optional.ofNullable(resource.getMetadata().getLabels()).orElse(Map.of());
+    }
+
+    private void fail(String violation) {
+        violations.add("[" + overlay + "] " + violation);
+    }
+}
