@@ -82,9 +82,9 @@ public class ContextResource {
                     ContextBlock.Rendered rendered = ContextBlock.render(task, memories, budget);
                     Set<String> included = new HashSet<>(rendered.includedIds());
                     List<Found> used = found.stream().filter(f -> included.contains(f.memory().id().toString())).toList();
-                    return bank.recordUsage(caller, used, sessionId, "context").map(done -> new Injection(
-                            rendered.text(), rendered.estimatedTokens(), budget, rendered.includedIds(),
-                            rendered.omitted()));
+                    bank.recordUsageLater(caller, used, sessionId, "context");
+                    return Uni.createFrom().item(new Injection(rendered.text(), rendered.estimatedTokens(), budget,
+                            rendered.includedIds(), rendered.omitted()));
                 });
     }
 }

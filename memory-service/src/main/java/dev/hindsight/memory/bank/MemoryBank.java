@@ -15,6 +15,7 @@ import dev.hindsight.memory.confidence.ProjectWeights;
 import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.store.VectorStore;
 import dev.hindsight.platform.problem.ProblemException;
+import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import org.jboss.logging.Logger;
 
 /**
  * The ReasoningBank's operations (seed 004 Service): record, search, feedback, outcome, get, delete. REST and MCP
@@ -32,6 +34,8 @@ import java.util.UUID;
  */
 @Singleton
 public class MemoryBank {
+
+    private static final Logger LOG = Logger.getLogger(MemoryBank.class);
 
     private final MemoryStore store;
     private final MemoryLog log;
@@ -73,12 +77,15 @@ public class MemoryBank {
     /**
      * Seed 004 Search: the nearest memories of the project, post-filtered to confidence ≥ MinConfidence, most similar
      * first; each one returned gets a usage signal (with the session, when the caller names one, so the session's
-     * outcome can later count for it).
+     * outcome can later count for it). The answer does not wait for the usage signals: they are evidence the service
+     * gathers, not something the caller asked to be made durable, and waiting for their Kafka acknowledgement and
+     * transaction doubled a search's latency (docs/benchmarks.md). A signal that cannot be recorded is logged and
+     * counted ({@code hindsight_memory_usage_unrecorded_total}).
      */
     public Uni<List<Found>> search(Caller caller, String project, String query, int limit, String sessionId,
             String source) {
         return find(caller.tenant(), project, query, limit)
-                .call(found -> log.append(usage(caller, found, sessionId, source)));
+                .invoke(found -> recordUsageLater(caller, found, sessionId, source));
     }
 
     /** {@link #search} without recording usage: for callers that hand on only some of the results. */
@@ -114,8 +121,17 @@ public class MemoryBank {
         return events;
     }
 
-    public Uni<Void> recordUsage(Caller caller, List<Found> found, String sessionId, String source) {
-        return log.append(usage(caller, found, sessionId, source));
+    /** Records usage signals for memories handed to a caller, in the background (see {@link #search}). */
+    public void recordUsageLater(Caller caller, List<Found> found, String sessionId, String source) {
+        List<MemoryEvent> events = usage(caller, found, sessionId, source);
+        if (events.isEmpty()) {
+            return;
+        }
+        log.append(events).subscribe().with(done -> { }, failure -> {
+            Metrics.counter("hindsight.memory.usage.unrecorded").increment(events.size());
+            LOG.warnf("Could not record %d usage signal(s) for project %s: %s", events.size(),
+                    found.get(0).memory().project(), failure.toString());
+        });
     }
 
     /**

@@ -43,6 +43,13 @@ public interface MemoryConfig {
         @WithDefault("2m")
         Duration grace();
 
+        /**
+         * How long after a session completes (or is judged) its outcome is attributed to the memories it retrieved:
+         * usage signals are recorded in the background, so the last search's may land a moment after the answer.
+         */
+        @WithDefault("10s")
+        Duration outcomeDelay();
+
         /** A distilled draft this similar (cosine) to a memory of the same project and outcome is merged into it. */
         @WithDefault("0.9")
         double mergeSimilarity();

@@ -6,6 +6,7 @@ import dev.hindsight.events.insights.MessageSummarized;
 import dev.hindsight.events.insights.RubricScore;
 import dev.hindsight.events.insights.SessionSummarized;
 import dev.hindsight.events.insights.TraceJudged;
+import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.work.MemoryWorker;
 import dev.hindsight.platform.consumer.DeadLetters;
 import dev.hindsight.platform.consumer.Ledger;
@@ -51,12 +52,14 @@ public class InsightFeed extends TopicHandler<InsightEvent> {
             ON CONFLICT DO NOTHING""";
 
     private final MemoryWorker worker;
+    private final MemoryConfig config;
 
-    public InsightFeed(Pool pool, DeadLetters deadLetters, MemoryWorker worker,
+    public InsightFeed(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config,
             @ConfigProperty(name = "mp.messaging.incoming.insights.topic") String topic,
             @ConfigProperty(name = "mp.messaging.incoming.insights.dead-letter-queue.topic") String deadLetterTopic) {
         super(pool, deadLetters, topic, deadLetterTopic, InsightEvent.class);
         this.worker = worker;
+        this.config = config;
     }
 
     @Incoming("insights")
@@ -93,7 +96,7 @@ public class InsightFeed extends TopicHandler<InsightEvent> {
                 verdicts.add(Tuple.from(Arrays.asList(tenant, session, judged ? j.getOverallScore() : null,
                         judged ? rubric(j) : null)));
                 if (judged) {
-                    jobs.add(Tuple.of(tenant, session, now));
+                    jobs.add(Tuple.of(tenant, session, now.plus(config.distill().outcomeDelay())));
                 }
             } else if (!(payload instanceof MessageSummarized)) {
                 throw new IllegalArgumentException("unknown insight payload " + payload.getClass().getName());

@@ -123,7 +123,7 @@ public class SessionFeed extends TopicHandler<ReasoningEvent> {
                         c.getOutcome().name().toLowerCase(Locale.ROOT), c.getFinalCodeDiff(), c.getJudgeRequested())));
                 jobs.add(Tuple.of(tenant, session, "distill", now.plus(config.distill().grace())));
                 if (c.getOutcome() != SessionOutcome.UNKNOWN) {
-                    jobs.add(Tuple.of(tenant, session, "session_outcome", now));
+                    jobs.add(Tuple.of(tenant, session, "session_outcome", now.plus(config.distill().outcomeDelay())));
                 }
             } else if (!(payload instanceof PositionRecorded)) {
                 throw new IllegalArgumentException("unknown reasoning payload " + payload.getClass().getName());

@@ -58,42 +58,46 @@ public final class SecretScrubber {
     private static final Acceptance ALWAYS = (text, match) -> true;
 
     private static final List<Rule> RULES = List.of(
-            new PemRule(),
-            new RegexRule("(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}"
+            when(new PemRule(), "-----begin"),
+            when(new RegexRule("(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}"
                     + "(?![A-Za-z0-9])", 0, match -> "aws-access-key-id", ALWAYS),
-            new RegexRule("(?i)(?<![A-Za-z0-9])(?:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)"
+                    "akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "a3t"),
+            when(new RegexRule("(?i)(?<![A-Za-z0-9])"
+                    + "(?:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)"
                     + "[\"']?[ \\t]{0,5}(?::=|=>|[:=])[ \\t]{0,5}[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
-                    1, match -> "aws-secret-access-key", ALWAYS),
-            new RegexRule("(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", 0,
-                    match -> "google-api-key", ALWAYS),
-            new RegexRule("(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}+|github_pat_[A-Za-z0-9_]{22,255}+)", 0,
-                    match -> "github-token", ALWAYS),
-            new RegexRule("(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,255}+", 0,
-                    match -> "slack-token", ALWAYS),
-            new RegexRule("(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}+", 0,
-                    match -> "stripe-key", ALWAYS),
-            new RegexRule("(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,255}+", 0,
-                    match -> "anthropic-key", ALWAYS),
-            new RegexRule("(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,255}+", 0,
-                    match -> "openai-key", (text, match) -> hasDigit(match.group())),
-            new RegexRule("(?i)(?<![A-Za-z0-9_-])authorization[\"']?[ \\t]{0,5}[:=][ \\t]{0,5}[\"']?[ \\t]{0,5}"
+                    1, match -> "aws-secret-access-key", ALWAYS), "secret"),
+            when(new RegexRule("(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", 0,
+                    match -> "google-api-key", ALWAYS), "aiza"),
+            when(new RegexRule("(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}+|github_pat_[A-Za-z0-9_]{22,255}+)",
+                    0,
+                    match -> "github-token", ALWAYS), "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+            when(new RegexRule("(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,255}+", 0,
+                    match -> "slack-token", ALWAYS), "xox"),
+            when(new RegexRule("(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}+", 0,
+                    match -> "stripe-key", ALWAYS), "sk_", "rk_"),
+            when(new RegexRule("(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,255}+", 0,
+                    match -> "anthropic-key", ALWAYS), "sk-ant-"),
+            when(new RegexRule("(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,255}+", 0,
+                    match -> "openai-key", (text, match) -> hasDigit(match.group())), "sk-"),
+            when(new RegexRule("(?i)(?<![A-Za-z0-9_-])authorization[\"']?[ \\t]{0,5}[:=][ \\t]{0,5}[\"']?[ \\t]{0,5}"
                     + "(bearer|basic|token|bot)[ \\t]{1,5}([^\\s\"',;]{1,4096}+)", 2,
                     match -> match.group(1).equalsIgnoreCase("basic") ? "basic-auth" : "bearer-token",
-                    (text, match) -> notAReference(match.group(2))),
-            new RegexRule("(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}+\\.[A-Za-z0-9_-]{4,}+\\.[A-Za-z0-9_-]*+", 0,
-                    match -> "jwt", ALWAYS),
-            new RegexRule("(?<![A-Za-z0-9_-])[Bb]earer[ \\t]{1,5}([A-Za-z0-9._~+/-]{20,4096}+=*+)", 1,
-                    match -> "bearer-token", (text, match) -> hasDigit(match.group(1))),
-            new RegexRule("(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}+://[^\\s:/@?#\\[\\]\"'<>]{0,256}+:"
+                    (text, match) -> notAReference(match.group(2))), "authorization"),
+            when(new RegexRule("(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}+\\.[A-Za-z0-9_-]{4,}+\\.[A-Za-z0-9_-]*+", 0,
+                    match -> "jwt", ALWAYS), "eyj"),
+            when(new RegexRule("(?<![A-Za-z0-9_-])[Bb]earer[ \\t]{1,5}([A-Za-z0-9._~+/-]{20,4096}+=*+)", 1,
+                    match -> "bearer-token", (text, match) -> hasDigit(match.group(1))), "bearer"),
+            when(new RegexRule("(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}+://[^\\s:/@?#\\[\\]\"'<>]{0,256}+:"
                     + "([^\\s/@?#\"'<>]{1,256}+)@", 1,
-                    match -> "url-password", (text, match) -> notAReference(match.group(1))),
-            new RegexRule("(?i)(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}?"
+                    match -> "url-password", (text, match) -> notAReference(match.group(1))), "://"),
+            when(new RegexRule("(?i)(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}?"
                     + "(?<key>api[_-]?key|client[_-]?secret|secret|token|password|passwd)(?:[_-]?key)?(?![A-Za-z0-9])"
                     + "[\"']?[ \\t]{0,5}(?<sep>:=|=>|[:=])[ \\t]{0,5}"
                     + "(?:\"(?<dq>(?:[^\"\\\\\\r\\n]|\\\\.){1,512}+)\""
                     + "|'(?<sq>(?:[^'\\\\\\r\\n]|\\\\.){1,512}+)'"
                     + "|(?<bare>[^\\s\"'`,;&()\\[\\]{}<>]{1,512}+))",
-                    -1, SecretScrubber::assignmentKind, SecretScrubber::isAssignedSecret));
+                    -1, SecretScrubber::assignmentKind, SecretScrubber::isAssignedSecret),
+                    "key", "secret", "token", "password", "passwd"));
 
     /** A scrubber with the built-in rules; it holds no state, so one instance can be shared by every thread. */
     public SecretScrubber() {
@@ -191,6 +195,23 @@ public final class SecretScrubber {
     /** One kind of secret: rewrites the text with that kind redacted. */
     private interface Rule {
         String apply(String text);
+    }
+
+    /**
+     * {@code rule}, run only when the text contains one of {@code triggers} (lower case, compared with the text in
+     * lower case): a literal every match of the rule contains. Most memory text holds none, and skipping a rule costs
+     * a substring search instead of trying its pattern at every position (about 20x less time on ordinary text).
+     */
+    private static Rule when(Rule rule, String... triggers) {
+        return text -> {
+            String lower = text.toLowerCase(Locale.ROOT);
+            for (String trigger : triggers) {
+                if (lower.contains(trigger)) {
+                    return rule.apply(text);
+                }
+            }
+            return text;
+        };
     }
 
     /** The acceptance test of a regex match: whether it really is a secret. */

@@ -45,6 +45,12 @@ final class Memories {
                 .then().statusCode(200).extract().jsonPath();
     }
 
+    /** Waits until the memory's usage count is {@code expected} (usage signals are recorded in the background). */
+    static void awaitUsage(TestTenants who, String id, long expected) {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> get(who, id).getLong("usage_count"), count -> count == expected);
+    }
+
     static JsonPath feedback(TestTenants who, String id, boolean helpful) {
         return given().header("Authorization", who.bearer()).contentType(ContentType.JSON)
                 .body(Map.of("helpful", helpful)).post("/v1/memories/{id}/feedback", id)

@@ -51,8 +51,8 @@ class MemoryApiTest {
         List<Float> similarities = found.getList("memories.similarity", Float.class);
         assertThat(similarities).isSortedAccordingTo((a, b) -> Float.compare(b, a));
         assertThat(found.getFloat("memories[0].confidence")).isEqualTo(0.8f);
-        // A returned memory records a usage signal.
-        assertThat(Memories.get(TENANT_A, jwt).getLong("usage_count")).isEqualTo(1);
+        // A returned memory records a usage signal (in the background: the answer does not wait for it).
+        Memories.awaitUsage(TENANT_A, jwt, 1);
     }
 
     @Test
@@ -63,6 +63,7 @@ class MemoryApiTest {
                 .getString("id");
         assertThat(Memories.get(TENANT_A, id).getDouble("confidence")).isEqualTo(0.8);
         Memories.search(TENANT_A, project, "integration tests fail sometimes", 5, null);   // one usage signal
+        Memories.awaitUsage(TENANT_A, id, 1);
 
         // Unhelpful: an explicit negative, and the usage signal (which predicted "helpful") was contradicted.
         double afterFeedback = Memories.feedback(TENANT_A, id, false).getDouble("new_confidence");
@@ -256,7 +257,7 @@ class MemoryApiTest {
         assertThat(context.getInt("estimated_tokens")).isPositive().isLessThanOrEqualTo(500);
         assertThat(context.getString("context")).contains("Reproduce the bug with a failing test first");
         assertThat(context.getList("memory_ids", String.class)).contains(first);
-        assertThat(Memories.get(TENANT_A, first).getLong("usage_count")).isEqualTo(1);
+        Memories.awaitUsage(TENANT_A, first, 1);
 
         JsonPath tight = given().header("Authorization", TENANT_A.bearer()).queryParam("task", "fix a bug")
                 .queryParam("max_tokens", 60).get("/v1/projects/{p}/context", project)
