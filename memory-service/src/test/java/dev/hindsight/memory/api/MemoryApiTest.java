@@ -84,6 +84,31 @@ class MemoryApiTest {
     }
 
     @Test
+    void aProjectIsListedNewestFirstPageByPage() {
+        String project = Memories.project();
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(Memories.record(TENANT_A, project, "Lesson " + i, "Content " + i, "success", List.of())
+                    .getString("id"));
+        }
+        JsonPath first = given().header("Authorization", TENANT_A.bearer()).queryParam("limit", 2)
+                .get("/v1/projects/{p}/memories", project).then().statusCode(200).extract().jsonPath();
+        assertThat(first.getList("memories.id", String.class)).containsExactly(ids.get(2), ids.get(1));
+        String cursor = first.getString("next_cursor");
+        assertThat(cursor).isNotBlank();
+
+        JsonPath second = given().header("Authorization", TENANT_A.bearer()).queryParam("limit", 2)
+                .queryParam("cursor", cursor).get("/v1/projects/{p}/memories", project)
+                .then().statusCode(200).extract().jsonPath();
+        assertThat(second.getList("memories.id", String.class)).containsExactly(ids.get(0));
+        assertThat(second.getString("next_cursor")).isNull();
+
+        given().header("Authorization", TENANT_A.bearer()).queryParam("cursor", "not-a-cursor")
+                .get("/v1/projects/{p}/memories", project).then().statusCode(400)
+                .body("errors.field", org.hamcrest.Matchers.hasItem("cursor"));
+    }
+
+    @Test
     void memoriesBelowMinConfidenceAreNotReturned() {
         String project = Memories.project();
         String id = Memories.record(TENANT_A, project, "Restart the build server when Maven hangs",
