@@ -62,11 +62,13 @@ class EvaluationFlowTest {
     void theShadowThatChoseCommunicationOutscoresTheActiveDirectAnswerAndALateSignalAddsARevision() {
         String set = "ds-" + UUID.randomUUID();
         String message = "msg-" + UUID.randomUUID();
-        TestTopics.write(TestEvents.DECISIONS, message, directAnswerSet(set, message, SEED_TIME));
+        // The signal goes first: the set is evaluated `settle` after it arrives, and a signal written after it could,
+        // on a loaded machine, be polled later than that (the two topics are fetched independently).
         TestTopics.write(TestEvents.SIGNALS, message, TestEvents.signal("tenant-a", message, "session-789",
                 SignalType.USER_FOLLOWUP_OVERRIDE, UserFollowupOverride.newBuilder()
                         .setUserAction("/comm search Python latest version").setDelaySeconds(5.0)
                         .setOverrideReason("wanted current info").build(), SEED_TIME.plusSeconds(5)));
+        TestTopics.write(TestEvents.DECISIONS, message, directAnswerSet(set, message, SEED_TIME));
 
         // Historical decision set: its 30-minute window closed long ago, so it is evaluated once it settled.
         ShadowEvaluationCompleted first = evaluation(set, 1);
