@@ -9,7 +9,6 @@ import dev.hindsight.events.insights.TraceJudged;
 import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.work.MemoryWorker;
 import dev.hindsight.platform.consumer.DeadLetters;
-import dev.hindsight.platform.consumer.Ledger;
 import dev.hindsight.platform.consumer.TopicHandler;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
@@ -74,8 +73,7 @@ public class InsightFeed extends TopicHandler<InsightEvent> {
 
     @Override
     public Uni<Void> apply(SqlClient tx, List<Consumed<InsightEvent>> events) {
-        return Ledger.claim(tx, "processed_event", CONSUMER, events, e -> e.envelope().getHeader())
-                .chain(fresh -> fresh.isEmpty() ? Uni.createFrom().voidItem() : write(tx, fresh));
+        return firstSeen(tx, CONSUMER, events, InsightEvent::getHeader, this::write);
     }
 
     private Uni<Void> write(SqlClient tx, List<Consumed<InsightEvent>> events) {

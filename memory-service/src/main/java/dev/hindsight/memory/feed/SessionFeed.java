@@ -14,7 +14,6 @@ import dev.hindsight.events.reasoning.ThoughtLog;
 import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.work.MemoryWorker;
 import dev.hindsight.platform.consumer.DeadLetters;
-import dev.hindsight.platform.consumer.Ledger;
 import dev.hindsight.platform.consumer.TopicHandler;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
@@ -94,8 +93,7 @@ public class SessionFeed extends TopicHandler<ReasoningEvent> {
 
     @Override
     public Uni<Void> apply(SqlClient tx, List<Consumed<ReasoningEvent>> events) {
-        return Ledger.claim(tx, "processed_event", CONSUMER, events, e -> e.envelope().getHeader())
-                .chain(fresh -> fresh.isEmpty() ? Uni.createFrom().voidItem() : write(tx, fresh));
+        return firstSeen(tx, CONSUMER, events, ReasoningEvent::getHeader, this::write);
     }
 
     private Uni<Void> write(SqlClient tx, List<Consumed<ReasoningEvent>> events) {

@@ -21,6 +21,7 @@ import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.store.VectorStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -77,22 +78,25 @@ public class JobRunner {
     }
 
     private Uni<Void> distill(MemoryWorker.Job job) {
-        return sessions.load(job.tenant(), job.session()).flatMap(session -> {
-            if (session == null) {
-                return Uni.createFrom().voidItem();
-            }
-            List<MemoryDraft> drafts = distiller.distill(session);
-            List<Uni<List<MemoryEvent>>> events = new ArrayList<>();
-            for (int i = 0; i < drafts.size(); i++) {
-                events.add(eventFor(job, session, drafts.get(i), i));
-            }
-            // One draft at a time: a later draft may merge into a memory an earlier one just created.
-            return Multi.createFrom().iterable(events).onItem().transformToUniAndConcatenate(
-                    event -> event.flatMap(log::append)).collect().last().replaceWithVoid();
-        });
+        // Distilling is CPU work on the whole session (patterns over every step): off the event loop.
+        return sessions.load(job.tenant(), job.session()).emitOn(Infrastructure.getDefaultWorkerPool())
+                .flatMap(session -> {
+                    if (session == null) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    List<MemoryDraft> drafts = distiller.distill(session);
+                    List<Uni<List<MemoryEvent>>> events = new ArrayList<>();
+                    for (int i = 0; i < drafts.size(); i++) {
+                        events.add(eventFor(job, session, drafts.get(i), i));
+                    }
+                    // One draft at a time: a later draft may merge into a memory an earlier one just created.
+                    return Multi.createFrom().iterable(events).onItem().transformToUniAndConcatenate(
+                            event -> event.flatMap(log::append)).collect().last().replaceWithVoid();
+                });
     }
 
-    private Uni<List<MemoryEvent>> eventFor(MemoryWorker.Job job, CompletedSession session, MemoryDraft draft, int index) {
+    private Uni<List<MemoryEvent>> eventFor(MemoryWorker.Job job, CompletedSession session, MemoryDraft draft,
+            int index) {
         String project = session.projectId();
         UUID eventId = MemoryEvents.derivedId(job.tenant(), job.session(), "distill", Integer.toString(index));
         return Uni.createFrom().deferred(() -> embeddings.embed(
