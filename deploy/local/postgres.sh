@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the machine's PostgreSQL runs and Hindsight's role and databases exist. Idempotent.
-#   deploy/local/postgres.sh ensure    start PostgreSQL if it is down; install pgvector if it is missing (pgvector.sh);
+#   deploy/local/postgres.sh ensure    start PostgreSQL if it is down; raise shared_buffers to 1 GB if it is lower
+#                                      (restarts it once); install pgvector if it is missing (pgvector.sh);
 #                                      create role hindsight, the databases, and extension vector in hindsight_memory
 #   deploy/local/postgres.sh stop      stop PostgreSQL only if `ensure` was the one that started it
 set -euo pipefail
@@ -45,9 +46,28 @@ SQL
   psql_super -d hindsight_memory -c "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS vector"
 }
 
+# memory-service's HNSW index must fit in shared buffers (PostgreSQL's default of 128 MB holds about 60,000
+# memories' index); raised once, with a restart, when the setting is lower. HINDSIGHT_PG_SHARED_BUFFERS= (empty) skips.
+ensure_memory() {
+  local wanted="${HINDSIGHT_PG_SHARED_BUFFERS-1GB}" current_kb wanted_kb version
+  [ -n "$wanted" ] || return 0
+  current_kb=$(psql_super -tAc "SELECT setting::bigint * 8 FROM pg_settings WHERE name = 'shared_buffers'")
+  wanted_kb=$(psql_super -tAc "SELECT pg_size_bytes('$wanted') / 1024")
+  [ "$current_kb" -lt "$wanted_kb" ] || return 0
+  command -v pg_ctlcluster >/dev/null || { log "shared_buffers is $((current_kb / 1024)) MB; set it to $wanted for memory-service's vector index"; return 0; }
+  version=$(psql_super -tAc "SELECT current_setting('server_version_num')::int / 10000")
+  log "raising PostgreSQL's shared_buffers from $((current_kb / 1024)) MB to $wanted (restarts PostgreSQL $version once)"
+  psql_super -c "ALTER SYSTEM SET shared_buffers = '$wanted'"
+  pg_ctlcluster --skip-systemctl-redirect "$version" main restart
+  local i
+  for i in $(seq 1 60); do pg_isready -q -h "$PGHOST" -p "$PGPORT" && return 0; sleep 0.5; done
+  die "PostgreSQL did not come back on $PGHOST:$PGPORT after the restart"
+}
+
 case "${1:-ensure}" in
   ensure)
     ensure_running
+    ensure_memory
     "$(dirname "$0")/pgvector.sh" ensure
     ensure_databases
     ;;

@@ -72,8 +72,8 @@ public class ContextResource {
         int budget = maxTokens == null ? config.context().maxTokens() : maxTokens;
         int count = limit == null ? config.context().maxMemories() : limit;
         Caller caller = new Caller(tenant.tenant(), tenant.principal(), "rest");
-        return bank.requireProject(caller.tenant(), project)
-                .flatMap(exists -> bank.find(caller.tenant(), project, task, count))
+        return bank.find(caller.tenant(), project, task, count)
+                .flatMap(found -> bank.orNotFound(caller.tenant(), project, found))
                 .flatMap(found -> {
                     List<ContextMemory> memories = found.stream().map(f -> new ContextMemory(
                             f.memory().id().toString(), MemoryJson.SCRUBBER.scrub(f.memory().title()),

@@ -123,8 +123,8 @@ public class MemoryResource {
             @Valid @NotNull Requests.Search body) {
         int limit = body.limit() == null ? config.search().defaultLimit() : body.limit();
         Caller caller = caller();
-        return bank.requireProject(caller.tenant(), project)
-                .flatMap(exists -> bank.search(caller, project, body.query(), limit, body.sessionId(), "search"))
+        return bank.search(caller, project, body.query(), limit, body.sessionId(), "search")
+                .flatMap(found -> bank.orNotFound(caller.tenant(), project, found))
                 .map(found -> new SearchResult(found.stream().map(f -> MemoryJson.of(f.memory(), f.similarity()))
                         .toList(), found.size()));
     }

@@ -56,7 +56,8 @@ public class MemoryBank {
     /** Seed 004 P4: created at once, bypassing distillation, at confidence 0.8. */
     public Uni<MemoryRow> record(Caller caller, String project, NewMemory memory) {
         UUID id = UUID.randomUUID();
-        return embeddings.embed(embeddingText(memory.title(), memory.description(), memory.content()))
+        return Stages.timed("record", "embed",
+                        () -> embeddings.embed(embeddingText(memory.title(), memory.description(), memory.content())))
                 .flatMap(vector -> {
                     MemoryRecorded recorded = MemoryRecorded.newBuilder()
                             .setOrigin(MemoryOrigin.EXPLICIT).setTitle(memory.title())
@@ -67,7 +68,7 @@ public class MemoryBank {
                             .setVia(caller.via()).build();
                     return log.append(List.of(event(caller, project, id, recorded)));
                 })
-                .flatMap(done -> get(caller.tenant(), id));
+                .flatMap(done -> Stages.timed("record", "read", () -> get(caller.tenant(), id)));
     }
 
     public Uni<MemoryRow> get(String tenant, UUID id) {
@@ -79,8 +80,9 @@ public class MemoryBank {
      * first; each one returned gets a usage signal (with the session, when the caller names one, so the session's
      * outcome can later count for it). The answer does not wait for the usage signals: they are evidence the service
      * gathers, not something the caller asked to be made durable, and waiting for their Kafka acknowledgement and
-     * transaction doubled a search's latency (docs/benchmarks.md). A signal that cannot be recorded is logged and
-     * counted ({@code hindsight_memory_usage_unrecorded_total}).
+     * transaction doubled a search's latency (docs/benchmarks.md). Nor are they applied by the request: nobody reads
+     * them back at once, so the {@code memories} consumer applies them, many searches' worth per transaction. A
+     * signal that cannot be recorded is logged and counted ({@code hindsight_memory_usage_unrecorded_total}).
      */
     public Uni<List<Found>> search(Caller caller, String project, String query, int limit, String sessionId,
             String source) {
@@ -91,10 +93,11 @@ public class MemoryBank {
     /** {@link #search} without recording usage: for callers that hand on only some of the results. */
     public Uni<List<Found>> find(String tenant, String project, String query, int limit) {
         int candidates = Math.min(1000, limit * Math.max(1, config.search().candidatesPerResult()));
-        return embeddings.embed(query)
-                .flatMap(vector -> vectors.nearest(tenant, project, embeddings.modelId(), vector, candidates))
-                .flatMap(neighbours -> store.byIds(tenant, neighbours.stream()
-                                .map(VectorStore.Neighbour::memoryId).toList())
+        return Stages.timed("search", "embed", () -> embeddings.embed(query))
+                .flatMap(vector -> Stages.timed("search", "nearest",
+                        () -> vectors.nearest(tenant, project, embeddings.modelId(), vector, candidates)))
+                .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant, neighbours.stream()
+                                .map(VectorStore.Neighbour::memoryId).toList()))
                         .map(memories -> rank(neighbours, memories, limit)));
     }
 
@@ -108,6 +111,14 @@ public class MemoryBank {
         }
         found.sort(Comparator.comparingDouble(Found::similarity).reversed());
         return found.size() > limit ? List.copyOf(found.subList(0, limit)) : found;
+    }
+
+    /**
+     * {@code found} as it is, unless it is empty and the tenant has no memory in the project at all: then 404 (so
+     * another tenant's project is a 404 too). Checked only for an empty answer: a memory found proves the project.
+     */
+    public Uni<List<Found>> orNotFound(String tenant, String project, List<Found> found) {
+        return found.isEmpty() ? requireProject(tenant, project).replaceWith(found) : Uni.createFrom().item(found);
     }
 
     /** Usage signals for memories handed to a caller (search results, an injected context). */
@@ -127,7 +138,7 @@ public class MemoryBank {
         if (events.isEmpty()) {
             return;
         }
-        log.append(events).subscribe().with(done -> { }, failure -> {
+        log.publish(events).subscribe().with(done -> { }, failure -> {
             Metrics.counter("hindsight.memory.usage.unrecorded").increment(events.size());
             LOG.warnf("Could not record %d usage signal(s) for project %s: %s", events.size(),
                     found.get(0).memory().project(), failure.toString());

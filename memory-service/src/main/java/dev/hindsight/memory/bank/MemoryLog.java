@@ -55,9 +55,25 @@ public class MemoryLog {
         if (events.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
+        return publish(events)
+                .flatMap(published -> Stages.timed("append", "apply",
+                        () -> pool.withTransaction(tx -> projection.apply(tx, events))
+                                // The consumer may be applying the same events at this moment: on a deadlock or a
+                                // serialization failure, try again (the ledger then skips what the consumer applied).
+                                .onFailure(MemoryLog::retryable).retry().atMost(3)));
+    }
+
+    /**
+     * Publishes {@code events} without applying them here: the {@code memories} consumer applies them (for changes
+     * the caller does not read back at once). Fails with 503 when Kafka does not acknowledge.
+     */
+    public Uni<Void> publish(List<MemoryEvent> events) {
+        if (events.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
         List<Outgoing<MemoryEvent>> outgoing = events.stream()
                 .map(e -> new Outgoing<>(MemoryEvents.key(e), e, e.getHeader().getEventId().toString())).toList();
-        return Publisher.sendAll(producer, topic, outgoing)
+        return Stages.timed("append", "publish", () -> Publisher.sendAll(producer, topic, outgoing))
                 .ifNoItem().after(ackTimeout).fail()
                 .onFailure().transform(failure -> {
                     LOG.warnf("Kafka did not acknowledge %d memory event(s): %s", events.size(), failure.toString());
@@ -65,10 +81,7 @@ public class MemoryLog {
                             "The event log did not acknowledge the change; nothing was changed. Retry later."),
                             Map.of("Retry-After", "5"));
                 })
-                .flatMap(receipts -> pool.withTransaction(tx -> projection.apply(tx, events))
-                        // The consumer may be applying the same events at this moment: on a deadlock or a
-                        // serialization failure, try again (the ledger then skips what the consumer applied).
-                        .onFailure(MemoryLog::retryable).retry().atMost(3));
+                .replaceWithVoid();
     }
 
     private static boolean retryable(Throwable failure) {

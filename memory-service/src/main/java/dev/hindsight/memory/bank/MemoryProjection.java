@@ -32,8 +32,9 @@ import java.util.UUID;
  * every other replica, and for a rebuild); the ledger makes the second application a no-op. Every write is also
  * idempotent on its own (a memory's row is inserted once; a signal's row is keyed by its event id), and the order of
  * different memories' events does not matter: a purge removes memories recorded before it whenever they arrive.
- * The vector store is written outside the transaction, before the rows that make a vector visible (search ignores
- * vectors without a memory), and cleared after the rows are gone.
+ * The vector store is written within the same transaction (see {@link VectorStore#put}); search ignores vectors
+ * without a memory, so a store that cannot join the transaction is still correct: it is written before the rows that
+ * make a vector visible, and cleared after they are gone.
  */
 @Singleton
 public class MemoryProjection {
@@ -186,19 +187,20 @@ public class MemoryProjection {
         UUID memory = event.getMemoryId() == null ? null : UUID.fromString(event.getMemoryId());
         Object payload = event.getPayload();
         if (payload instanceof MemoryRecorded recorded) {
-            return vectors.put(new VectorStore.Entry(tenant, project, memory, recorded.getEmbedding().getModelId(),
-                            MemoryEvents.vector(recorded.getEmbedding())))
-                    .flatMap(v -> tx.preparedQuery(INSERT_MEMORY).execute(Tuple.tuple(Arrays.asList(memory, tenant, project,
-                            recorded.getOrigin().name().toLowerCase(Locale.ROOT), recorded.getTitle(),
-                            (recorded.getDescription()), recorded.getContent(),
-                            recorded.getOutcome().name().toLowerCase(Locale.ROOT),
-                            recorded.getTags().toArray(String[]::new),
-                            recorded.getSourceSessionIds().toArray(String[]::new), at))))
-                    .replaceWithVoid();
+            // Both statements go out at once on the transaction's connection (the client pipelines them).
+            Uni<Void> vector = Stages.timed("apply", "vector", () -> vectors.put(tx, new VectorStore.Entry(tenant,
+                    project, memory, recorded.getEmbedding().getModelId(), MemoryEvents.vector(recorded.getEmbedding()))));
+            Uni<Void> row = tx.preparedQuery(INSERT_MEMORY).execute(Tuple.tuple(Arrays.asList(memory, tenant, project,
+                    recorded.getOrigin().name().toLowerCase(Locale.ROOT), recorded.getTitle(),
+                    (recorded.getDescription()), recorded.getContent(),
+                    recorded.getOutcome().name().toLowerCase(Locale.ROOT),
+                    recorded.getTags().toArray(String[]::new),
+                    recorded.getSourceSessionIds().toArray(String[]::new), at))).replaceWithVoid();
+            return Uni.combine().all().unis(vector, row).discardItems();
         }
         if (payload instanceof MemoryMerged merged) {
             Uni<Void> vector = merged.getEmbedding() == null ? Uni.createFrom().voidItem()
-                    : vectors.put(new VectorStore.Entry(tenant, project, memory, merged.getEmbedding().getModelId(),
+                    : vectors.put(tx, new VectorStore.Entry(tenant, project, memory, merged.getEmbedding().getModelId(),
                             MemoryEvents.vector(merged.getEmbedding())));
             return vector.flatMap(v -> tx.preparedQuery(MERGE).execute(Tuple.tuple(Arrays.asList(tenant, memory,
                     (merged.getDescription()), merged.getContent(), merged.getTags().toArray(String[]::new),
@@ -206,7 +208,7 @@ public class MemoryProjection {
         }
         if (payload instanceof MemoryDeleted) {
             return tx.preparedQuery("DELETE FROM memory WHERE tenant_id = $1 AND id = $2").execute(Tuple.of(tenant, memory))
-                    .flatMap(done -> vectors.remove(tenant, memory));
+                    .flatMap(done -> vectors.remove(tx, tenant, memory));
         }
         if (payload instanceof MemorySignalRecorded signal) {
             return signal(tx, event, signal, tenant, project, memory, at);
@@ -219,7 +221,7 @@ public class MemoryProjection {
                         for (Row row : deleted) {
                             ids.add(row.getUUID(0));
                         }
-                        return vectors.removeAll(tenant, ids);
+                        return vectors.removeAll(tx, tenant, ids);
                     });
         }
         throw new IllegalArgumentException("Unknown memory event payload " + payload.getClass().getName());

@@ -3,6 +3,7 @@ package dev.hindsight.memory.store;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
@@ -38,23 +39,23 @@ public class PgVectorStore implements VectorStore {
     }
 
     @Override
-    public Uni<Void> put(Entry entry) {
-        return pool.preparedQuery(PUT).execute(Tuple.of(entry.memoryId(), entry.tenant(), entry.project(),
+    public Uni<Void> put(SqlClient tx, Entry entry) {
+        return tx.preparedQuery(PUT).execute(Tuple.of(entry.memoryId(), entry.tenant(), entry.project(),
                 entry.modelId(), literal(entry.vector()))).replaceWithVoid();
     }
 
     @Override
-    public Uni<Void> remove(String tenant, UUID memoryId) {
-        return pool.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = $2")
+    public Uni<Void> remove(SqlClient tx, String tenant, UUID memoryId) {
+        return tx.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = $2")
                 .execute(Tuple.of(tenant, memoryId)).replaceWithVoid();
     }
 
     @Override
-    public Uni<Void> removeAll(String tenant, List<UUID> memoryIds) {
+    public Uni<Void> removeAll(SqlClient tx, String tenant, List<UUID> memoryIds) {
         if (memoryIds.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return pool.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = ANY($2)")
+        return tx.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = ANY($2)")
                 .execute(Tuple.of(tenant, memoryIds.toArray(UUID[]::new))).replaceWithVoid();
     }
 

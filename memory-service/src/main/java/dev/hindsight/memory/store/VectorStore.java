@@ -1,6 +1,7 @@
 package dev.hindsight.memory.store;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import java.util.List;
 import java.util.UUID;
 
@@ -19,13 +20,18 @@ public interface VectorStore {
     record Neighbour(UUID memoryId, double similarity) {
     }
 
-    /** Adds or replaces a memory's vector (idempotent). */
-    Uni<Void> put(Entry entry);
+    /**
+     * Adds or replaces a memory's vector (idempotent). Writes take the projection's open transaction on
+     * memory-service's database: a store in that database (pgvector) writes within it, so a memory and its vector
+     * commit or roll back together and a write never needs a second connection while the transaction holds one; a
+     * store elsewhere ignores it (its writes are idempotent, and the projection's ledger retries them).
+     */
+    Uni<Void> put(SqlClient tx, Entry entry);
 
-    Uni<Void> remove(String tenant, UUID memoryId);
+    Uni<Void> remove(SqlClient tx, String tenant, UUID memoryId);
 
     /** Removes the project's vectors of memories in {@code memoryIds} (a purge passes the ones it deleted). */
-    Uni<Void> removeAll(String tenant, List<UUID> memoryIds);
+    Uni<Void> removeAll(SqlClient tx, String tenant, List<UUID> memoryIds);
 
     /** The {@code k} nearest vectors of the tenant's project made by {@code modelId}, most similar first. */
     Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k);
