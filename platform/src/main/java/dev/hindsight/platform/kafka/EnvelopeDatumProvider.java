@@ -27,6 +27,11 @@ public class EnvelopeDatumProvider<T> extends DefaultAvroDatumProvider<T> {
     // Keyed by identity: a generated class always hands out the same Schema instance, and the default provider's
     // key (the schema's parsing fingerprint, computed per record) cost a tenth of ingest's CPU.
     private final Map<Schema, DatumWriter<T>> writers = Collections.synchronizedMap(new IdentityHashMap<>());
+    // Readers too, by the identity of the registry's writer schema (its client caches the parsed schema per id): a
+    // reader made per record resolved the writer schema against the compiled one every time, 39% of query-service's
+    // CPU while projecting (docs/benchmarks.md). Bounded in case a registry client ever hands out fresh instances.
+    private final Map<Schema, DatumReader<T>> readers = Collections.synchronizedMap(new IdentityHashMap<>());
+    private static final int MAX_READERS = 256;
 
     public EnvelopeDatumProvider() {
         super(true);
@@ -34,6 +39,18 @@ public class EnvelopeDatumProvider<T> extends DefaultAvroDatumProvider<T> {
 
     @Override
     public DatumReader<T> createDatumReader(Schema writerSchema) {
+        DatumReader<T> reader = readers.get(writerSchema);
+        if (reader == null) {
+            reader = newReader(writerSchema);
+            if (readers.size() >= MAX_READERS) {
+                readers.clear();
+            }
+            readers.put(writerSchema, reader);
+        }
+        return reader;
+    }
+
+    private DatumReader<T> newReader(Schema writerSchema) {
         return HindsightTopic.byEnvelope(writerSchema.getFullName())
                 .map(topic -> (DatumReader<T>) new SpecificDatumReader<T>(writerSchema, topic.valueSchema(),
                         model(topic.valueType())))

@@ -29,6 +29,9 @@ public class LiveStream {
     public record Event(String kind, String id, Instant at) {
     }
 
+    /** Changes kept for a stream whose client has not yet taken them. */
+    static final int BUFFERED = 10_000;
+
     private final ProjectionListener listener;
     private final TenantContext tenant;
 
@@ -43,7 +46,11 @@ public class LiveStream {
     @Operation(summary = "Newly projected sessions and decision sets, as server-sent events")
     public Multi<Event> stream() {
         String tenantId = tenant.tenant();
-        Multi<Event> changes = listener.changes().filter(change -> change.tenant().equals(tenantId))
+        // A committed batch announces all its sessions at once, faster than the response takes them one write at a
+        // time: without a buffer the first burst failed the subscription and the stream ended silently. A client more
+        // than BUFFERED changes behind is dropped instead (EventSource clients reconnect, then re-read).
+        Multi<Event> changes = listener.changes().onOverflow().buffer(BUFFERED)
+                .filter(change -> change.tenant().equals(tenantId))
                 .map(change -> new Event(change.kind(), change.id(), change.at()));
         Multi<Event> heartbeats = Multi.createFrom().ticks().every(Duration.ofSeconds(15))
                 .map(tick -> new Event("heartbeat", null, Instant.now()));

@@ -183,6 +183,40 @@ class RebuildAndRetentionTest {
         response.body().close();
     }
 
+    @Test
+    void theLiveStreamKeepsUpWithABatchThatTouchesManySessions() throws Exception {
+        List<String> sessions = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            sessions.add("burst-" + i + "-" + UUID.randomUUID());
+        }
+        HttpClient client = HttpClient.newHttpClient();
+        HttpResponse<Stream<String>> response = client.send(HttpRequest.newBuilder(stream)
+                .header("Authorization", TestTenants.TENANT_A.bearer()).header("Accept", "text/event-stream")
+                .build(), HttpResponse.BodyHandlers.ofLines());
+        assertThat(response.statusCode()).isEqualTo(200);
+        java.util.Set<String> missing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        missing.addAll(sessions);
+        CompletableFuture<Void> all = CompletableFuture.runAsync(() -> response.body()
+                .filter(line -> line.startsWith("data:"))
+                .takeWhile(line -> {
+                    missing.removeIf(line::contains);
+                    return !missing.isEmpty();
+                })
+                .forEach(line -> { }));
+
+        // Written together, they are polled and committed in one or a few batches: hundreds of changes at once.
+        TestTopics.writeAll(TestEvents.REASONING, sessions.stream().map(id -> Map.entry(id, TestEvents.reasoning(
+                "tenant-a", id, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0).build())))
+                .toList());
+
+        try {
+            all.get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError(missing.size() + " of 300 sessions never announced (the stream ended early?)", e);
+        }
+        response.body().close();
+    }
+
     private int currentGeneration() {
         return given().header("Authorization", TestTenants.TENANT_A.bearer())
                 .when().get("/v1/admin/read-models").then().statusCode(200).extract().jsonPath()
