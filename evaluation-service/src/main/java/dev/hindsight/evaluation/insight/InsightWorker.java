@@ -3,6 +3,7 @@ package dev.hindsight.evaluation.insight;
 import dev.hindsight.evaluation.config.EvaluationConfig;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
+import dev.hindsight.platform.work.GroupCommit;
 import dev.hindsight.platform.work.Rounds;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
@@ -26,7 +27,8 @@ import org.jboss.logging.Logger;
  * Runs summary and judgement jobs, at most {@code concurrency} at once per instance, each on its own: a slow model
  * call holds up only its own job, never the topic (consumption only records jobs) nor the other jobs. A job that
  * fails is retried with exponential back-off; after the last attempt a failed insight is published with the reason,
- * so nothing is lost silently. A job's result and its completion are one transaction with the outbox row.
+ * so nothing is lost silently. A job's result and its completion are one transaction with the outbox row (shared
+ * with the other jobs that finished meanwhile: {@link GroupCommit}).
  */
 @Singleton
 public class InsightWorker {
@@ -44,8 +46,11 @@ public class InsightWorker {
                 = (due.tenant_id, due.session_id, due.kind, due.message_index)
             RETURNING j.tenant_id, j.session_id, j.kind, j.message_index, j.attempts""";
     private static final String DONE = """
-            UPDATE insight_job SET state = $5, finished_at = now(), lease_until = NULL, last_error = $6
-            WHERE tenant_id = $1 AND session_id = $2 AND kind = $3 AND message_index = $4""";
+            UPDATE insight_job j SET state = d.state, finished_at = now(), lease_until = NULL, last_error = d.error
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[])
+                 AS d(tenant_id, session_id, kind, message_index, state, error)
+            WHERE (j.tenant_id, j.session_id, j.kind, j.message_index)
+                = (d.tenant_id, d.session_id, d.kind, d.message_index)""";
     private static final String RETRY = """
             UPDATE insight_job SET state = 'pending', lease_until = NULL, last_error = $5,
                    due_at = now() + make_interval(secs => $6)
@@ -60,6 +65,12 @@ public class InsightWorker {
     private final Clock clock = Clock.systemUTC();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Rounds rounds;
+    /** Finished jobs' outbox rows and states, many jobs per transaction when many finish together. */
+    private final GroupCommit<Completion> completions;
+
+    /** A finished job: what it publishes and the state it ends in. */
+    private record Completion(InsightJob job, Outbox.Event event, String state, String error) {
+    }
 
     public InsightWorker(Pool pool, Vertx vertx, Outbox outbox, OutboxRelay relay, InsightInputs inputs,
             InsightModels models, EvaluationConfig config) {
@@ -70,6 +81,7 @@ public class InsightWorker {
         this.models = models;
         this.config = config.insights();
         this.rounds = new Rounds(vertx, this.config.pollInterval(), "Claiming insight jobs", this::claim);
+        this.completions = new GroupCommit<>(this::record, 500);
     }
 
     void start(@Observes StartupEvent event) {
@@ -169,10 +181,34 @@ public class InsightWorker {
         };
     }
 
+    /**
+     * Records a job's result and completion in one transaction with its outbox row; jobs that finish while another
+     * group is being recorded share the next transaction (one commit per group, not per message: docs/benchmarks.md).
+     */
     private Uni<Void> complete(InsightJob job, Outbox.Event event, String state, String error) {
-        return pool.withTransaction(tx -> outbox.add(tx, List.of(event))
-                        .chain(() -> tx.preparedQuery(DONE).execute(Tuple.from(java.util.Arrays.asList(job.tenant(),
-                                job.sessionId(), job.kind().wireName(), job.messageIndex(), state, error)))))
+        return completions.submit(new Completion(job, event, state, error));
+    }
+
+    private Uni<Void> record(List<Completion> done) {
+        int n = done.size();
+        String[] tenants = new String[n];
+        String[] sessions = new String[n];
+        String[] kinds = new String[n];
+        Integer[] indexes = new Integer[n];
+        String[] states = new String[n];
+        String[] errors = new String[n];
+        for (int i = 0; i < n; i++) {
+            Completion c = done.get(i);
+            tenants[i] = c.job().tenant();
+            sessions[i] = c.job().sessionId();
+            kinds[i] = c.job().kind().wireName();
+            indexes[i] = c.job().messageIndex();
+            states[i] = c.state();
+            errors[i] = c.error();
+        }
+        return pool.withTransaction(tx -> outbox.add(tx, done.stream().map(Completion::event).toList())
+                        .chain(() -> tx.preparedQuery(DONE).execute(Tuple.from(java.util.Arrays.asList(
+                                tenants, sessions, kinds, indexes, states, errors)))))
                 .invoke(relay::wake)
                 .replaceWithVoid();
     }
