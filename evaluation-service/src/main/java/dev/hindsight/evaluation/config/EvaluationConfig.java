@@ -71,6 +71,14 @@ public interface EvaluationConfig {
         /** A running job whose instance died is taken over after this. */
         @WithDefault("2m")
         Duration lease();
+
+        /** Finished (done or failed) jobs are deleted this long after they finished: their results are events. */
+        @WithDefault("7d")
+        Duration keepFinished();
+
+        /** How often finished jobs past {@link #keepFinished()} are deleted. */
+        @WithDefault("1h")
+        Duration pruneEvery();
     }
 
     interface Llm {
