@@ -158,6 +158,36 @@ public final class TestTopics {
         }
     }
 
+    /**
+     * How many records of {@code topics} the consumer group {@code group} has not committed yet (a partition without a
+     * commit counts from 0). Zero means everything written so far has been processed and committed, so a consumer
+     * that commits after its database transaction has it in its database.
+     */
+    public static long lag(String group, List<String> topics) {
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+                "bootstrap.servers", TestKafka.bootstrapServers()))) {
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+                    new HashMap<>();
+            admin.describeTopics(topics).allTopicNames().get().forEach((name, description) ->
+                    description.partitions().forEach(p -> latest.put(
+                            new org.apache.kafka.common.TopicPartition(name, p.partition()),
+                            org.apache.kafka.clients.admin.OffsetSpec.latest())));
+            var ends = admin.listOffsets(latest).all().get();
+            var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+            long lag = 0;
+            for (var end : ends.entrySet()) {
+                var at = committed.get(end.getKey());
+                lag += end.getValue().offset() - (at == null ? 0 : at.offset());
+            }
+            return lag;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("Could not read the lag of group " + group, e);
+        }
+    }
+
     /** Publishes raw bytes (e.g. a poison event that no schema can read). */
     public static void writeRaw(String topic, String key, byte[] value) {
         Map<String, Object> config = Map.of(

@@ -77,6 +77,12 @@ class RebuildAndRetentionTest {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
                 .header("Authorization", TestTenants.TENANT_A.bearer())
                 .when().get("/v1/sessions/" + sessionId).then().statusCode(200).body("messages", hasSize(2)));
+        // The original must hold everything on the topics before the comparison: events an earlier test wrote and the
+        // live projection had not yet committed would otherwise land only in the rebuild (it reads to the end before
+        // readers switch), and the rebuild would have rows the original lacks. Offsets commit after the database.
+        await().atMost(Duration.ofSeconds(30)).until(() -> TestTopics.lag("hindsight-query", List.of(
+                TestEvents.REASONING, TestEvents.DECISIONS, TestEvents.SIGNALS, "hindsight.insights.v1",
+                "hindsight.evaluations.v1")) == 0);
         int before = currentGeneration();
         // Other tests of this run may have projected events older than a retention period: apply retention to the
         // original first, so both generations are compared after the same retention.
