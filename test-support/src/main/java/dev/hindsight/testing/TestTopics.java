@@ -8,13 +8,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import java.io.ByteArrayOutputStream;
@@ -164,14 +168,11 @@ public final class TestTopics {
      * that commits after its database transaction has it in its database.
      */
     public static long lag(String group, List<String> topics) {
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
-                "bootstrap.servers", TestKafka.bootstrapServers()))) {
-            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
-                    new HashMap<>();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", TestKafka.bootstrapServers()))) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
             admin.describeTopics(topics).allTopicNames().get().forEach((name, description) ->
-                    description.partitions().forEach(p -> latest.put(
-                            new org.apache.kafka.common.TopicPartition(name, p.partition()),
-                            org.apache.kafka.clients.admin.OffsetSpec.latest())));
+                    description.partitions().forEach(p -> latest.put(new TopicPartition(name, p.partition()),
+                            OffsetSpec.latest())));
             var ends = admin.listOffsets(latest).all().get();
             var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
             long lag = 0;
@@ -183,7 +184,7 @@ public final class TestTopics {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("Could not read the lag of group " + group, e);
         }
     }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jboss.logging.Logger;
 
@@ -27,9 +28,10 @@ import org.jboss.logging.Logger;
  * long as it lasts: nothing is dead-lettered and nothing is acknowledged until it is applied.</li>
  * </ol>
  * The caller acknowledges the batch when the returned {@code Uni} completes, so offsets are committed only after
- * the database commit. Not a bean: each service builds one around its own pool. After each commit the age of the
- * batch's newest event (its record timestamp) is recorded as {@code hindsight_consumer_event_age_seconds} by topic:
- * how fresh the service's state is, the projection freshness operators watch.
+ * the database commit. Not a bean: each service builds one around its own pool. After each commit the age of every
+ * event of the batch (from its record timestamp) is recorded as {@code hindsight_consumer_event_age_seconds} by topic:
+ * how long events take to reach the service's state, the projection freshness operators watch (the oldest event of a
+ * batch waited longest, so recording only the newest, as before, understated it).
  */
 public final class TransactionalBatches {
 
@@ -134,14 +136,17 @@ public final class TransactionalBatches {
     }
 
     private static <E> void recordAge(String topic, List<Consumed<E>> events) {
-        long newest = events.stream().mapToLong(e -> e.record().timestamp()).max().orElse(-1);
-        if (newest > 0) {
-            Timer.builder("hindsight.consumer.event.age")
-                    .description("Age of a committed batch's newest event when its transaction committed")
-                    .tag("topic", topic)
-                    .publishPercentileHistogram()
-                    .register(Metrics.globalRegistry)
-                    .record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - newest)));
+        Timer age = Timer.builder("hindsight.consumer.event.age")
+                .description("Age of each event (from its record timestamp) when the transaction applying it committed")
+                .tag("topic", topic)
+                .publishPercentileHistogram()
+                .register(Metrics.globalRegistry);
+        long now = System.currentTimeMillis();
+        for (Consumed<E> event : events) {
+            long written = event.record().timestamp();
+            if (written > 0) {
+                age.record(Math.max(0, now - written), TimeUnit.MILLISECONDS);
+            }
         }
     }
 
