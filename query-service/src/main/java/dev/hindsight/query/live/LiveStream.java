@@ -2,7 +2,7 @@ package dev.hindsight.query.live;
 
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
-import dev.hindsight.query.projection.ProjectionListener;
+import dev.hindsight.query.change.ChangeFeed;
 import io.smallrye.mutiny.Multi;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -16,8 +16,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
 /**
- * Server-sent events for dashboards: one event per session or decision set the projection has just committed for
- * the caller's tenant ({@code {"kind", "id", "at"}}), so a dashboard re-reads only what changed. A comment-free
+ * Server-sent events for dashboards: one event per session or decision set the projection (of any replica) has just
+ * committed for the caller's tenant ({@code {"kind", "id", "at"}}), so a dashboard re-reads only what changed. A comment-free
  * heartbeat event ({@code kind = "heartbeat"}) every 15 s keeps proxies from closing an idle stream.
  */
 @Path("/v1/stream")
@@ -32,11 +32,11 @@ public class LiveStream {
     /** Changes kept for a stream whose client has not yet taken them. */
     static final int BUFFERED = 10_000;
 
-    private final ProjectionListener listener;
+    private final ChangeFeed feed;
     private final TenantContext tenant;
 
-    public LiveStream(ProjectionListener listener, TenantContext tenant) {
-        this.listener = listener;
+    public LiveStream(ChangeFeed feed, TenantContext tenant) {
+        this.feed = feed;
         this.tenant = tenant;
     }
 
@@ -49,7 +49,7 @@ public class LiveStream {
         // A committed batch announces all its sessions at once, faster than the response takes them one write at a
         // time: without a buffer the first burst failed the subscription and the stream ended silently. A client more
         // than BUFFERED changes behind is dropped instead (EventSource clients reconnect, then re-read).
-        Multi<Event> changes = listener.changes().onOverflow().buffer(BUFFERED)
+        Multi<Event> changes = feed.changes().onOverflow().buffer(BUFFERED)
                 .filter(change -> change.tenant().equals(tenantId))
                 .map(change -> new Event(change.kind(), change.id(), change.at()));
         Multi<Event> heartbeats = Multi.createFrom().ticks().every(Duration.ofSeconds(15))

@@ -6,6 +6,7 @@ import dev.hindsight.events.decisions.DecisionSetRecorded;
 import dev.hindsight.events.signals.BehaviorSignalRecorded;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.query.change.Change;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -79,8 +80,8 @@ public final class AuditProjections {
         }
 
         @Override
-        public List<ProjectionListener.Change> changes(List<DecisionEvent> envelopes) {
-            return envelopes.stream().map(e -> new ProjectionListener.Change(e.getHeader().getTenantId(),
+        public List<Change> changes(List<DecisionEvent> envelopes) {
+            return envelopes.stream().map(e -> new Change(e.getHeader().getTenantId(),
                     "decision_set", ((DecisionSetRecorded) e.getPayload()).getDecisionSetId(),
                     e.getHeader().getRecordedAt())).toList();
         }

@@ -10,6 +10,7 @@ import dev.hindsight.events.insights.RubricScore;
 import dev.hindsight.events.insights.SessionSummarized;
 import dev.hindsight.events.insights.TraceJudged;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.query.change.Change;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -72,10 +73,12 @@ public final class JudgementProjections {
         }
 
         @Override
-        public List<ProjectionListener.Change> changes(List<InsightEvent> envelopes) {
-            return envelopes.stream().filter(e -> !(e.getPayload() instanceof MessageSummarized))
-                    .map(e -> new ProjectionListener.Change(e.getHeader().getTenantId(),
-                            e.getPayload() instanceof TraceJudged ? "trace_judged" : "session_summarized",
+        public List<Change> changes(List<InsightEvent> envelopes) {
+            // A message summary changes what its session shows, but is not announced on the live stream.
+            return envelopes.stream()
+                    .map(e -> new Change(e.getHeader().getTenantId(),
+                            e.getPayload() instanceof MessageSummarized ? Change.MESSAGE_SUMMARIZED
+                                    : e.getPayload() instanceof TraceJudged ? "trace_judged" : "session_summarized",
                             e.getSessionId(), e.getHeader().getRecordedAt()))
                     .toList();
         }
@@ -153,9 +156,9 @@ public final class JudgementProjections {
         }
 
         @Override
-        public List<ProjectionListener.Change> changes(List<EvaluationEvent> envelopes) {
+        public List<Change> changes(List<EvaluationEvent> envelopes) {
             return envelopes.stream().filter(e -> e.getPayload() instanceof ShadowEvaluationCompleted)
-                    .map(e -> new ProjectionListener.Change(e.getHeader().getTenantId(), "evaluation",
+                    .map(e -> new Change(e.getHeader().getTenantId(), "evaluation",
                             ((ShadowEvaluationCompleted) e.getPayload()).getDecisionSetId(),
                             e.getHeader().getRecordedAt()))
                     .toList();

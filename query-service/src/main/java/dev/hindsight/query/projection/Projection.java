@@ -1,6 +1,7 @@
 package dev.hindsight.query.projection;
 
 import dev.hindsight.events.EventHeader;
+import dev.hindsight.query.change.Change;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import java.util.List;
@@ -32,8 +33,11 @@ public interface Projection<E> {
      */
     Uni<Void> apply(SqlClient tx, ReadModel readModel, List<Projected<E>> events);
 
-    /** What the events changed, for the live stream (published after the commit). */
-    default List<ProjectionListener.Change> changes(List<E> envelopes) {
+    /**
+     * What the events changed, announced to every replica when the batch commits: for the live stream and to drop
+     * cached answers. Announcing more than changed is harmless; announcing less leaves stale answers in caches.
+     */
+    default List<Change> changes(List<E> envelopes) {
         return List.of();
     }
 

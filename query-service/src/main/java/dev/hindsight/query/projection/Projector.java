@@ -5,6 +5,7 @@ import dev.hindsight.platform.consumer.Ledger;
 import dev.hindsight.platform.consumer.TransactionalBatches;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.query.change.ChangeFeed;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -17,19 +18,20 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * transaction per batch, poison to the dead-letter topic, infrastructure failures retried): in that transaction, for
  * each generation being written (the current one, and the one a rebuild is filling), the batch's event ids are
  * claimed in that generation's ledger in one statement and the projection applies only the events claimed for the
- * first time.
+ * first time. A live batch also announces what it changed on its transaction ({@link ChangeFeed}), so every replica
+ * hears it exactly when it commits.
  */
 @ApplicationScoped
 public class Projector {
 
     private final TransactionalBatches batches;
     private final Generations generations;
-    private final ProjectionListener listener;
+    private final ChangeFeed changes;
 
-    public Projector(Pool pool, Generations generations, DeadLetters deadLetters, ProjectionListener listener) {
+    public Projector(Pool pool, Generations generations, DeadLetters deadLetters, ChangeFeed changes) {
         this.batches = new TransactionalBatches(pool, deadLetters);
         this.generations = generations;
-        this.listener = listener;
+        this.changes = changes;
     }
 
     /** Live projection: into every generation being written. */
@@ -89,15 +91,12 @@ public class Projector {
                                                     e.record().partition(), e.record().offset()))
                                             .toList())));
                 }
+                if (only == null) {
+                    chain = chain.chain(() -> changes.announce(tx,
+                            projection.changes(events.stream().map(Consumed::envelope).toList())));
+                }
                 return chain;
             });
-        }
-
-        @Override
-        public void committed(List<Consumed<E>> events) {
-            if (only == null) {
-                listener.projected(projection.changes(events.stream().map(Consumed::envelope).toList()));
-            }
         }
     }
 }

@@ -13,6 +13,7 @@ import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.reasoning.ThinkingStep;
 import dev.hindsight.events.reasoning.ThoughtLog;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.query.change.Change;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -116,12 +117,19 @@ public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
     }
 
     @Override
-    public List<ProjectionListener.Change> changes(List<ReasoningEvent> envelopes) {
-        Map<String, ProjectionListener.Change> sessions = new LinkedHashMap<>();
+    public List<Change> changes(List<ReasoningEvent> envelopes) {
+        Map<String, Change> sessions = new LinkedHashMap<>();
         for (ReasoningEvent event : envelopes) {
             String tenant = event.getHeader().getTenantId();
-            sessions.put(tenant + '\u001f' + event.getSessionId(), new ProjectionListener.Change(tenant, "session",
-                    event.getSessionId(), event.getHeader().getRecordedAt()));
+            String key = tenant + '\u001f' + event.getSessionId();
+            // A trading session's start names its model-day, which cached GET /reasoning answers are filtered by.
+            Change.TradingDay day = event.getPayload() instanceof SessionStarted started && started.getTrading() != null
+                    ? new Change.TradingDay(started.getTrading().getJobId(), started.getTrading().getDate(),
+                            started.getTrading().getModel())
+                    : null;
+            Change known = sessions.get(key);
+            sessions.put(key, new Change(tenant, "session", event.getSessionId(), event.getHeader().getRecordedAt(),
+                    day != null || known == null ? day : known.trading()));
         }
         return new ArrayList<>(sessions.values());
     }

@@ -3,6 +3,8 @@ package dev.hindsight.query.reasoning;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.query.cache.ReadCache;
+import dev.hindsight.query.cache.Rendered;
 import dev.hindsight.query.projection.Generations;
 import dev.hindsight.query.projection.ReadModel;
 import io.smallrye.mutiny.Uni;
@@ -16,13 +18,15 @@ import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Seed 000's {@code GET /reasoning}: trading model-day sessions by job_id, date and model, each with its positions
  * and, when asked, its conversation. Two queries at most: the sessions (positions aggregated alongside), then every
- * matching session's messages at once.
+ * matching session's messages at once. The rendered answer is kept until a session it shows changes, or a trading
+ * session its filters match starts ({@link ReadCache}).
  */
 @ApplicationScoped
 public class ReasoningQuery {
@@ -47,11 +51,13 @@ public class ReasoningQuery {
     private final Pool pool;
     private final Generations generations;
     private final TenantContext tenant;
+    private final ReadCache cache;
 
-    public ReasoningQuery(Pool pool, Generations generations, TenantContext tenant) {
+    public ReasoningQuery(Pool pool, Generations generations, TenantContext tenant, ReadCache cache) {
         this.pool = pool;
         this.generations = generations;
         this.tenant = tenant;
+        this.cache = cache;
     }
 
     /** Validated filters. */
@@ -87,18 +93,27 @@ public class ReasoningQuery {
         }
     }
 
-    /** The answer as seed 000 shapes it: {"sessions": [...], "count": N}. 404 when nothing matches. */
-    public Uni<JsonObject> find(Filters filters) {
+    /** The answer as seed 000 shapes it: {"sessions": [...], "count": N}, rendered. 404 when nothing matches. */
+    public Uni<Rendered> find(Filters filters) {
         String tenantId = tenant.tenant();
-        return generations.current().chain(rm -> sessions(rm, tenantId, filters).chain(sessions -> {
+        return generations.current().chain(rm -> cache.reasoning(tenantId,
+                new ReadCache.ReasoningFilters(filters.jobId(), filters.date(), filters.model()),
+                filters.includeFullConversation(), rm.generation(), () -> load(rm, tenantId, filters)));
+    }
+
+    private Uni<Rendered> load(ReadModel rm, String tenantId, Filters filters) {
+        return sessions(rm, tenantId, filters).chain(sessions -> {
             if (sessions.isEmpty()) {
                 throw ProblemException.notFound("No reasoning sessions match these filters");
             }
-            if (!filters.includeFullConversation()) {
-                return Uni.createFrom().item(answer(sessions));
-            }
-            return conversation(rm, tenantId, sessions).map(ignored -> answer(sessions));
-        }));
+            Uni<Void> complete = filters.includeFullConversation() ? conversation(rm, tenantId, sessions)
+                    : Uni.createFrom().voidItem();
+            return complete.map(ignored -> {
+                LinkedHashSet<String> shown = new LinkedHashSet<>();
+                sessions.forEach(session -> shown.add(session.getString("session_id")));
+                return Rendered.of(answer(sessions).toBuffer().getBytes(), rm.generation(), shown);
+            });
+        });
     }
 
     private Uni<List<JsonObject>> sessions(ReadModel rm, String tenantId, Filters filters) {

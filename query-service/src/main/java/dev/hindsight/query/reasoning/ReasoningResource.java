@@ -3,13 +3,15 @@ package dev.hindsight.query.reasoning;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.problem.Problem;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonObject;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
+import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -32,15 +34,17 @@ public class ReasoningResource {
     @Operation(summary = "Reasoning logs of trading model-days", description = "Filters job_id, date (YYYY-MM-DD), "
             + "model; include_full_conversation=true adds each session's messages (assistant messages with their "
             + "summary). At most " + ReasoningQuery.MAX_SESSIONS + " sessions per answer.")
-    @APIResponse(responseCode = "200", description = "{\"sessions\": [...], \"count\": N}")
+    @APIResponse(responseCode = "200", description = "{\"sessions\": [...], \"count\": N}, with an ETag")
+    @APIResponse(responseCode = "304", description = "Unchanged since the ETag given in If-None-Match")
     @APIResponse(responseCode = "400", description = "Invalid date format",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     @APIResponse(responseCode = "404", description = "No sessions found matching filters",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
-    public Uni<JsonObject> get(@QueryParam("job_id") String jobId, @QueryParam("date") String date,
+    public Uni<Response> get(@QueryParam("job_id") String jobId, @QueryParam("date") String date,
             @QueryParam("model") String model,
-            @QueryParam("include_full_conversation") String includeFullConversation) {
-        return query.find(ReasoningQuery.Filters.parse(jobId, date, model, includeFullConversation));
+            @QueryParam("include_full_conversation") String includeFullConversation, @Context Request request) {
+        return query.find(ReasoningQuery.Filters.parse(jobId, date, model, includeFullConversation))
+                .map(answer -> answer.respond(request));
     }
 
     /** {@code GET /v1/reasoning}: the same, under the versioned API. */
@@ -58,10 +62,11 @@ public class ReasoningResource {
 
         @GET
         @Operation(summary = "Reasoning logs of trading model-days (same as GET /reasoning)")
-        public Uni<JsonObject> get(@QueryParam("job_id") String jobId, @QueryParam("date") String date,
+        public Uni<Response> get(@QueryParam("job_id") String jobId, @QueryParam("date") String date,
                 @QueryParam("model") String model,
-                @QueryParam("include_full_conversation") String includeFullConversation) {
-            return query.find(ReasoningQuery.Filters.parse(jobId, date, model, includeFullConversation));
+                @QueryParam("include_full_conversation") String includeFullConversation, @Context Request request) {
+            return query.find(ReasoningQuery.Filters.parse(jobId, date, model, includeFullConversation))
+                    .map(answer -> answer.respond(request));
         }
     }
 }

@@ -59,7 +59,8 @@ public class SessionRepository {
         return generations.current().chain(model -> find(model, tenant, sessionId));
     }
 
-    private Uni<Optional<SessionView>> find(ReadModel model, String tenant, String sessionId) {
+    /** The whole session in {@code model}, or empty when this tenant has none by that id. */
+    public Uni<Optional<SessionView>> find(ReadModel model, String tenant, String sessionId) {
         return pool.preparedQuery(model.sql(SELECT_SESSION)).execute(Tuple.of(tenant, sessionId)).chain(rows -> {
             if (rows.size() == 0) {
                 return Uni.createFrom().item(Optional.<SessionView>empty());

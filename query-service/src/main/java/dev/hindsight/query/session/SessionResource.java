@@ -4,7 +4,11 @@ import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.query.cache.ReadCache;
+import dev.hindsight.query.cache.Rendered;
 import dev.hindsight.query.projection.Generations;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -16,16 +20,26 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
+import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Sessions of the caller's tenant; another tenant's session does not exist here (404). */
+/**
+ * Sessions of the caller's tenant; another tenant's session does not exist here (404). A session is rendered once
+ * and kept until the projection announces a change to it ({@link ReadCache}); every answer carries an ETag, and
+ * {@code If-None-Match} with it is answered 304 while the session is unchanged.
+ */
 @Path("/v1/sessions")
 @Tag(name = "Sessions")
 @Produces(MediaType.APPLICATION_JSON)
@@ -36,12 +50,17 @@ public class SessionResource {
     private final Generations generations;
     private final Pool pool;
     private final TenantContext tenant;
+    private final ReadCache cache;
+    private final ObjectMapper json;
 
-    public SessionResource(SessionRepository sessions, Generations generations, Pool pool, TenantContext tenant) {
+    public SessionResource(SessionRepository sessions, Generations generations, Pool pool, TenantContext tenant,
+            ReadCache cache, ObjectMapper json) {
         this.sessions = sessions;
         this.generations = generations;
         this.pool = pool;
         this.tenant = tenant;
+        this.cache = cache;
+        this.json = json;
     }
 
     @GET
@@ -82,11 +101,25 @@ public class SessionResource {
     @Path("/{sessionId}")
     @Operation(summary = "A session with its messages in order and each message's thinking steps in exact order, "
             + "plus positions, trace activities, summaries and QA results")
-    @APIResponse(responseCode = "200", description = "The session")
+    @APIResponse(responseCode = "200", description = "The session",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SessionView.class)),
+            headers = @Header(name = "ETag", description = "Send it back as If-None-Match to get 304 while unchanged"))
+    @APIResponse(responseCode = "304", description = "Unchanged since the ETag given in If-None-Match")
     @APIResponse(responseCode = "404", description = "No such session for this tenant",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
-    public Uni<SessionView> get(@PathParam("sessionId") @Size(max = 128) String sessionId) {
-        return sessions.find(tenant.tenant(), sessionId)
-                .map(found -> found.orElseThrow(() -> ProblemException.notFound("No session " + sessionId)));
+    public Uni<Response> get(@PathParam("sessionId") @Size(max = 128) String sessionId, @Context Request request) {
+        String tenantId = tenant.tenant();
+        return generations.current().chain(rm -> cache.session(tenantId, sessionId, rm.generation(),
+                        () -> sessions.find(rm, tenantId, sessionId).map(found -> render(found.orElseThrow(
+                                () -> ProblemException.notFound("No session " + sessionId)), rm.generation()))))
+                .map(answer -> answer.respond(request));
+    }
+
+    private Rendered render(SessionView view, int generation) {
+        try {
+            return Rendered.of(json.writeValueAsBytes(view), generation, Set.of(view.sessionId()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Cannot write session " + view.sessionId(), e);
+        }
     }
 }

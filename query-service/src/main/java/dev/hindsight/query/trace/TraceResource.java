@@ -4,6 +4,8 @@ import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.query.cache.ReadCache;
+import dev.hindsight.query.cache.Rendered;
 import dev.hindsight.query.projection.Generations;
 import dev.hindsight.query.reasoning.Times;
 import dev.hindsight.query.session.SessionRepository;
@@ -19,7 +21,11 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
+import jakarta.ws.rs.core.Response;
+import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -27,7 +33,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * A debugging trace in seed 003's own JSON shape (root metadata, {@code Final_code_diff} spelled as the seed spells
- * it, events in trace order with a normalized {@code timestamp}) and its {@code qa_results}. One query.
+ * it, events in trace order with a normalized {@code timestamp}) and its {@code qa_results}. One query, kept rendered until the trace changes ({@link ReadCache}).
  */
 @Path("/v1/traces")
 @Tag(name = "Traces (seed 003)")
@@ -41,30 +47,34 @@ public class TraceResource {
     private final Pool pool;
     private final Generations generations;
     private final TenantContext tenant;
+    private final ReadCache cache;
 
-    public TraceResource(Pool pool, Generations generations, TenantContext tenant) {
+    public TraceResource(Pool pool, Generations generations, TenantContext tenant, ReadCache cache) {
         this.pool = pool;
         this.generations = generations;
         this.tenant = tenant;
+        this.cache = cache;
     }
 
     @GET
     @Path("/{traceId}")
     @Operation(summary = "A debugging trace with its QA results", description = "qa_results.status is pending until "
             + "the QA judge has scored the trace, then completed (score 0-100, rubric, judged_at) or failed (reason).")
-    @APIResponse(responseCode = "200", description = "The trace")
+    @APIResponse(responseCode = "200", description = "The trace (with an ETag; If-None-Match gets 304 while unchanged)")
+    @APIResponse(responseCode = "304", description = "Unchanged since the ETag given in If-None-Match")
     @APIResponse(responseCode = "404", description = "No such trace for this tenant",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
-    public Uni<JsonObject> get(@PathParam("traceId") @Size(max = 128) String traceId) {
+    public Uni<Response> get(@PathParam("traceId") @Size(max = 128) String traceId, @Context Request request) {
         String tenantId = tenant.tenant();
-        return generations.current()
-                .chain(rm -> pool.preparedQuery(rm.sql(SELECT)).execute(Tuple.of(tenantId, traceId)))
-                .map(rows -> {
-                    if (rows.size() == 0) {
-                        throw ProblemException.notFound("No trace " + traceId);
-                    }
-                    return trace(rows.iterator().next());
-                });
+        return generations.current().chain(rm -> cache.trace(tenantId, traceId, rm.generation(),
+                        () -> pool.preparedQuery(rm.sql(SELECT)).execute(Tuple.of(tenantId, traceId)).map(rows -> {
+                            if (rows.size() == 0) {
+                                throw ProblemException.notFound("No trace " + traceId);
+                            }
+                            return Rendered.of(trace(rows.iterator().next()).toBuffer().getBytes(), rm.generation(),
+                                    Set.of(traceId));
+                        })))
+                .map(answer -> answer.respond(request));
     }
 
     static JsonObject trace(Row row) {

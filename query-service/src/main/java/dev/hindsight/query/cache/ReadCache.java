@@ -1,0 +1,230 @@
+package dev.hindsight.query.cache;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.hindsight.query.change.Change;
+import dev.hindsight.query.change.ChangeCodec;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * Rendered read answers kept in memory until the projection announces a change to what they show (ADR 0009). Every
+ * replica hears every replica's changes through {@link dev.hindsight.query.change.ChangeFeed}; while that feed is not
+ * listening the cache is closed (reads go to PostgreSQL and nothing is kept), and it starts empty each time the feed
+ * listens again, so an answer is never older than the last change announced for it.
+ *
+ * <p>A load that a change overtakes is dropped, not kept: the change removes the pending entry, and its readers
+ * (who asked before the change was announced) get the answer they would have got without a cache.
+ */
+@ApplicationScoped
+public class ReadCache {
+
+    private static final Logger LOG = Logger.getLogger(ReadCache.class);
+    static final String SESSION = "session";
+    static final String TRACE = "trace";
+    static final String REASONING = "reasoning";
+
+    /** What is cached: an answer of one endpoint family for one tenant. */
+    record Key(String tenant, String kind, String id) {
+    }
+
+    /** The filters of a cached {@code GET /reasoning} answer, to tell which newly started sessions it would show. */
+    public record ReasoningFilters(String jobId, LocalDate date, String model) {
+
+        boolean matches(Change.TradingDay day) {
+            return (jobId == null || jobId.equals(day.jobId())) && (date == null || date.equals(day.date()))
+                    && (model == null || model.equals(day.model()));
+        }
+    }
+
+    private final boolean enabled;
+    private final AsyncCache<Key, Rendered> answers;
+    /**
+     * The cached reasoning answers of each tenant, with their filters: checked against every change of the tenant. A
+     * tenant's map is also its lock: an answer enters the cache and this index together, and a change checks both
+     * together, so no answer can be cached without being found by the changes that follow.
+     */
+    private final Map<String, Map<Key, ReasoningFilters>> reasoning = new ConcurrentHashMap<>();
+    private volatile boolean open;
+    private final Counter hits = counter("hit");
+    private final Counter misses = counter("miss");
+    private final Counter bypassed = counter("bypass");
+
+    public ReadCache(ReadCacheConfig config) {
+        this.enabled = config.enabled();
+        this.answers = Caffeine.newBuilder()
+                .maximumWeight(config.maxBytes())
+                .<Key, Rendered>weigher((key, answer) -> answer.body().length + 200)
+                .expireAfterWrite(config.ttl())
+                // Maintenance on the calling thread: no hand-off to a pool on a two-core machine.
+                .executor(Runnable::run)
+                .buildAsync();
+    }
+
+    /** The session view ({@code GET /v1/sessions/{id}}); a failed load (404) is not kept. */
+    public Uni<Rendered> session(String tenant, String sessionId, int generation, Supplier<Uni<Rendered>> load) {
+        return get(new Key(tenant, SESSION, sessionId), generation, load, null);
+    }
+
+    /** The trace ({@code GET /v1/traces/{id}}), a session too. */
+    public Uni<Rendered> trace(String tenant, String traceId, int generation, Supplier<Uni<Rendered>> load) {
+        return get(new Key(tenant, TRACE, traceId), generation, load, null);
+    }
+
+    /** Seed 000's {@code GET /reasoning} answer for these filters. */
+    public Uni<Rendered> reasoning(String tenant, ReasoningFilters filters, boolean fullConversation, int generation,
+            Supplier<Uni<Rendered>> load) {
+        String id = filters.jobId() + '\u001f' + filters.date() + '\u001f' + filters.model() + '\u001f'
+                + fullConversation;
+        return get(new Key(tenant, REASONING, id), generation, load, filters);
+    }
+
+    private Uni<Rendered> get(Key key, int generation, Supplier<Uni<Rendered>> load, ReasoningFilters filters) {
+        if (!enabled || !open) {
+            bypassed.increment();
+            return load.get();
+        }
+        CompletableFuture<Rendered> cached = answers.getIfPresent(key);
+        if (cached != null && cached.isDone() && !cached.isCompletedExceptionally()) {
+            Rendered answer = cached.join();
+            if (answer.generation() == generation) {
+                hits.increment();
+                return Uni.createFrom().item(answer);
+            }
+            // Readers moved to another generation (a rebuild switched over): this answer is of the old one.
+            answers.asMap().remove(key, cached);
+        }
+        boolean[] loading = {false};
+        CompletableFuture<Rendered> pending;
+        if (filters == null) {
+            pending = answers.get(key, (k, executor) -> {
+                loading[0] = true;
+                return load.get().subscribeAsCompletionStage();
+            });
+        } else {
+            Map<Key, ReasoningFilters> ofTenant = reasoning.computeIfAbsent(key.tenant(), t -> new ConcurrentHashMap<>());
+            synchronized (ofTenant) {
+                ofTenant.put(key, filters);
+                pending = answers.get(key, (k, executor) -> {
+                    loading[0] = true;
+                    return load.get().subscribeAsCompletionStage();
+                });
+            }
+        }
+        (loading[0] ? misses : hits).increment();
+        return resumeOnCaller(pending);
+    }
+
+    /** Completes on the caller's own Vert.x context when the answer was loaded on another request's. */
+    private static Uni<Rendered> resumeOnCaller(CompletableFuture<Rendered> pending) {
+        if (pending.isDone() && !pending.isCompletedExceptionally()) {
+            return Uni.createFrom().item(pending.join());
+        }
+        Context context = Vertx.currentContext();
+        Uni<Rendered> answer = Uni.createFrom().completionStage(pending);
+        return context == null ? answer : answer.emitOn(runnable -> context.runOnContext(ignored -> runnable.run()));
+    }
+
+    /** Drops every answer the changes may have made stale. */
+    public void invalidate(List<Change> changes) {
+        for (Change change : changes) {
+            if (ChangeCodec.EVERYTHING.equals(change.kind())) {
+                answers.synchronous().invalidateAll();
+                continue;
+            }
+            if (!isAboutSessions(change.kind())) {
+                continue;
+            }
+            answers.synchronous().invalidate(new Key(change.tenant(), SESSION, change.id()));
+            answers.synchronous().invalidate(new Key(change.tenant(), TRACE, change.id()));
+            Map<Key, ReasoningFilters> ofTenant = reasoning.get(change.tenant());
+            if (ofTenant == null) {
+                continue;
+            }
+            synchronized (ofTenant) {
+                var entries = ofTenant.entrySet().iterator();
+                while (entries.hasNext()) {
+                    Map.Entry<Key, ReasoningFilters> entry = entries.next();
+                    CompletableFuture<Rendered> cached = answers.getIfPresent(entry.getKey());
+                    if (cached == null) {
+                        entries.remove(); // evicted or expired meanwhile
+                    } else if (!cached.isDone() || cached.isCompletedExceptionally()
+                            || cached.join().sessions().contains(change.id())
+                            || (change.trading() != null && entry.getValue().matches(change.trading()))) {
+                        answers.synchronous().invalidate(entry.getKey());
+                        entries.remove();
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean isAboutSessions(String kind) {
+        return switch (kind) {
+            case "session", "session_summarized", "trace_judged", Change.MESSAGE_SUMMARIZED -> true;
+            default -> false;
+        };
+    }
+
+    /** The change feed listens: start keeping answers, from empty. */
+    public void open() {
+        answers.synchronous().invalidateAll();
+        open = true;
+        LOG.debug("Read cache open");
+    }
+
+    /** The change feed stopped listening: changes may go unannounced, so keep nothing until it listens again. */
+    public void close() {
+        open = false;
+        answers.synchronous().invalidateAll();
+        LOG.debug("Read cache closed");
+    }
+
+    public boolean isOpen() {
+        return enabled && open;
+    }
+
+    /** Answers kept right now (for tests and the metrics endpoint). */
+    long size() {
+        return answers.synchronous().estimatedSize();
+    }
+
+    private static Counter counter(String result) {
+        return Counter.builder("hindsight.query.cache.requests")
+                .description("Cached read endpoints by result: hit, miss (loaded from PostgreSQL), bypass (cache closed)")
+                .tag("result", Objects.requireNonNull(result))
+                .register(Metrics.globalRegistry);
+    }
+
+    /** Runs pending evictions now (tests). */
+    void cleanUp() {
+        answers.synchronous().cleanUp();
+    }
+
+    /** Bytes of answers kept (tests). */
+    long weight() {
+        return answers.synchronous().policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+    }
+
+    /** For tests: whether an answer for this session is kept. */
+    boolean holdsSession(String tenant, String sessionId) {
+        return answers.getIfPresent(new Key(tenant, SESSION, sessionId)) != null;
+    }
+
+    Set<Key> keys() {
+        return answers.asMap().keySet();
+    }
+}
