@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Makes sure the machine's PostgreSQL runs and Hindsight's role and databases exist. Idempotent.
-#   deploy/local/postgres.sh ensure    start PostgreSQL if it is down; raise shared_buffers to 1 GB if it is lower
-#                                      (restarts it once); turn autovacuum on if it is off; install pgvector if it is missing (pgvector.sh);
-#                                      create role hindsight, the databases, and extension vector in hindsight_memory
+#   deploy/local/postgres.sh ensure    start PostgreSQL if it is down; raise shared_buffers to a quarter of the
+#                                      machine's memory (at least 1 GB) if it is lower (restarts it once); turn
+#                                      autovacuum on if it is off; compress WAL and space checkpoints out (a reload);
+#                                      install pgvector if it is missing (pgvector.sh); create role hindsight, the
+#                                      databases, and extension vector in hindsight_memory
 #   deploy/local/postgres.sh stop      stop PostgreSQL only if `ensure` was the one that started it
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -47,9 +49,15 @@ SQL
 }
 
 # memory-service's HNSW index must fit in shared buffers (PostgreSQL's default of 128 MB holds about 60,000
-# memories' index); raised once, with a restart, when the setting is lower. HINDSIGHT_PG_SHARED_BUFFERS= (empty) skips.
+# memories' index), and so must the indexes every projected event is inserted into (ledgers, messages, sessions):
+# read from the OS instead, they made each ledger insert read a page (docs/benchmarks.md). A quarter of the machine's
+# memory, PostgreSQL's usual starting point, at least 1 GB; raised once, with a restart, when the setting is lower.
+# HINDSIGHT_PG_SHARED_BUFFERS sets another size; empty skips.
 ensure_memory() {
-  local wanted="${HINDSIGHT_PG_SHARED_BUFFERS-1GB}" current_kb wanted_kb version
+  local quarter_mb
+  quarter_mb=$(awk '/^MemTotal:/ { printf "%d", $2 / 1024 / 4 }' /proc/meminfo 2>/dev/null || echo 0)
+  [ "${quarter_mb:-0}" -ge 1024 ] || quarter_mb=1024
+  local wanted="${HINDSIGHT_PG_SHARED_BUFFERS-${quarter_mb}MB}" current_kb wanted_kb version
   [ -n "$wanted" ] || return 0
   current_kb=$(psql_super -tAc "SELECT setting::bigint * 8 FROM pg_settings WHERE name = 'shared_buffers'")
   wanted_kb=$(psql_super -tAc "SELECT pg_size_bytes('$wanted') / 1024")
@@ -73,11 +81,37 @@ ensure_autovacuum() {
   psql_super -c "ALTER SYSTEM SET autovacuum = on" -c "SELECT pg_reload_conf()" >/dev/null
 }
 
+# Every projected event changes index pages at random places (event ids and session ids are name-based), so after
+# each checkpoint nearly every change writes a full page image to the WAL: 31 KB of WAL per event at 1,000 events/s.
+# Compressing the images (lz4) and checkpointing less often cut that to a third (docs/benchmarks.md). A reload, no
+# restart; only settings still at PostgreSQL's defaults are changed.
+ensure_wal() {
+  local changed=0
+  if [ "$(psql_super -tAc "SHOW wal_compression")" = "off" ]; then
+    psql_super -c "ALTER SYSTEM SET wal_compression = 'lz4'" >/dev/null 2>&1 \
+      || psql_super -c "ALTER SYSTEM SET wal_compression = 'on'" >/dev/null
+    changed=1
+  fi
+  if [ "$(psql_super -tAc "SELECT setting FROM pg_settings WHERE name = 'max_wal_size'")" -le 1024 ]; then
+    psql_super -c "ALTER SYSTEM SET max_wal_size = '4GB'" >/dev/null
+    changed=1
+  fi
+  if [ "$(psql_super -tAc "SELECT setting FROM pg_settings WHERE name = 'checkpoint_timeout'")" -le 300 ]; then
+    psql_super -c "ALTER SYSTEM SET checkpoint_timeout = '15min'" >/dev/null
+    changed=1
+  fi
+  if [ "$changed" = 1 ]; then
+    log "PostgreSQL: WAL compression on, checkpoints at most every 15 min or 4 GB of WAL"
+    psql_super -c "SELECT pg_reload_conf()" >/dev/null
+  fi
+}
+
 case "${1:-ensure}" in
   ensure)
     ensure_running
     ensure_memory
     ensure_autovacuum
+    ensure_wal
     "$(dirname "$0")/pgvector.sh" ensure
     ensure_databases
     ;;

@@ -41,9 +41,15 @@ public interface EvaluationConfig {
     }
 
     interface Insights {
-        /** {@code extractive} (offline, deterministic) or {@code llm}. */
+        /**
+         * Summarizer for tenants not listed in {@link #summarizerByTenant()}: {@code extractive} (offline,
+         * deterministic; message summaries are written as the message is recorded) or {@code llm} (jobs).
+         */
         @WithDefault("extractive")
         String summarizer();
+
+        /** Summarizer per tenant, e.g. {@code hindsight.evaluation.insights.summarizer-by-tenant.acme=llm}. */
+        Map<String, String> summarizerByTenant();
 
         /** Judge for tenants not listed in {@link #judgeByTenant()}: {@code rubric} (offline) or {@code llm}. */
         @WithDefault("rubric")

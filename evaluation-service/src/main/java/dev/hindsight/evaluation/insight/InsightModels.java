@@ -9,13 +9,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Which summarizer writes summaries, and which judge scores a tenant's traces: {@code extractive} / {@code rubric}
- * (offline, deterministic) by default, {@code llm} for the OpenAI-compatible endpoint; judges per tenant.
+ * Which summarizer writes a tenant's summaries, and which judge scores its traces: {@code extractive} /
+ * {@code rubric} (offline, deterministic) by default, {@code llm} for the OpenAI-compatible endpoint; both per tenant.
  */
 @Singleton
 public class InsightModels {
 
-    private final Summarizer summarizer;
+    private final Summarizer defaultSummarizer;
+    private final Map<String, Summarizer> summarizerByTenant;
     private final Judge defaultJudge;
     private final Map<String, Judge> judgeByTenant;
 
@@ -23,19 +24,27 @@ public class InsightModels {
         ChatCompletionsClient client = new ChatCompletionsClient(config.llm());
         Judge rubric = OfflineInsights.judge();
         Judge llm = new LlmJudge(client);
-        this.summarizer = switch (config.insights().summarizer().toLowerCase(Locale.ROOT)) {
-            case "extractive" -> OfflineInsights.summarizer();
-            case "llm" -> new LlmSummarizer(client);
-            default -> throw new IllegalArgumentException("hindsight.evaluation.insights.summarizer must be "
-                    + "extractive or llm, not " + config.insights().summarizer());
-        };
+        Summarizer extractive = OfflineInsights.summarizer();
+        Summarizer model = new LlmSummarizer(client);
+        this.defaultSummarizer = summarizer(config.insights().summarizer(), extractive, model);
+        this.summarizerByTenant = new java.util.HashMap<>();
+        config.insights().summarizerByTenant().forEach((tenant, name) ->
+                summarizerByTenant.put(tenant, summarizer(name, extractive, model)));
         this.defaultJudge = pick(config.insights().judge(), rubric, llm);
         this.judgeByTenant = new java.util.HashMap<>();
         config.insights().judgeByTenant().forEach((tenant, name) -> judgeByTenant.put(tenant, pick(name, rubric, llm)));
     }
 
-    public Summarizer summarizer() {
-        return summarizer;
+    public Summarizer summarizerFor(String tenant) {
+        return summarizerByTenant.getOrDefault(tenant, defaultSummarizer);
+    }
+
+    private static Summarizer summarizer(String name, Summarizer extractive, Summarizer llm) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "extractive" -> extractive;
+            case "llm" -> llm;
+            default -> throw new IllegalArgumentException("a summarizer must be extractive or llm, not " + name);
+        };
     }
 
     public Judge judgeFor(String tenant) {

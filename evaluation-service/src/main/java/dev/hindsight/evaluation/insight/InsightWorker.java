@@ -155,12 +155,12 @@ public class InsightWorker {
     private Uni<Outbox.Event> produce(InsightJob job) {
         return switch (job.kind()) {
             case MESSAGE_SUMMARY -> {
-                Summarizer summarizer = models.summarizer();
+                Summarizer summarizer = models.summarizerFor(job.tenant());
                 yield inputs.message(job).chain(summarizer::summarizeMessage)
                         .map(summary -> InsightEvents.messageSummarized(job, summary, null, summarizer.id(), clock));
             }
             case SESSION_SUMMARY -> {
-                Summarizer summarizer = models.summarizer();
+                Summarizer summarizer = models.summarizerFor(job.tenant());
                 yield inputs.digest(job).chain(summarizer::summarizeSession)
                         .map(summary -> InsightEvents.sessionSummarized(job, summary, null, summarizer.id(), clock));
             }
@@ -174,8 +174,8 @@ public class InsightWorker {
 
     private Outbox.Event failed(InsightJob job, String reason) {
         return switch (job.kind()) {
-            case MESSAGE_SUMMARY -> InsightEvents.messageSummarized(job, null, reason, models.summarizer().id(), clock);
-            case SESSION_SUMMARY -> InsightEvents.sessionSummarized(job, null, reason, models.summarizer().id(), clock);
+            case MESSAGE_SUMMARY -> InsightEvents.messageSummarized(job, null, reason, models.summarizerFor(job.tenant()).id(), clock);
+            case SESSION_SUMMARY -> InsightEvents.sessionSummarized(job, null, reason, models.summarizerFor(job.tenant()).id(), clock);
             case TRACE_JUDGEMENT -> InsightEvents.traceJudged(job, null, reason, models.judgeFor(job.tenant()).id(),
                     clock);
         };

@@ -6,6 +6,7 @@ import dev.hindsight.evaluation.judge.Trace;
 import dev.hindsight.evaluation.summary.ExtractiveSummarizer;
 import dev.hindsight.evaluation.summary.SessionDigest;
 import io.smallrye.mutiny.Uni;
+import java.util.Optional;
 
 /** The default summarizer and judge: deterministic, offline, no model; the same input always gives the same output. */
 public final class OfflineInsights {
@@ -25,6 +26,11 @@ public final class OfflineInsights {
             @Override
             public Uni<String> summarizeMessage(String content) {
                 return Uni.createFrom().item(() -> extractive.summarizeMessage(content));
+            }
+
+            @Override
+            public Optional<String> summarizeMessageInline(String content) {
+                return Optional.of(extractive.summarizeMessage(content));
             }
 
             @Override

@@ -2,6 +2,7 @@ package dev.hindsight.evaluation.insight;
 
 import dev.hindsight.evaluation.summary.SessionDigest;
 import io.smallrye.mutiny.Uni;
+import java.util.Optional;
 
 /** Writes the 1–2 sentence summaries of seed 000; asynchronous because a model behind it may be slow. */
 public interface Summarizer {
@@ -10,6 +11,15 @@ public interface Summarizer {
     String id();
 
     Uni<String> summarizeMessage(String content);
+
+    /**
+     * The summary right now, on the calling thread, for a summarizer that calls no model (a pure function of the
+     * content, microseconds long): the consumer then writes it in the transaction that records the message, with no
+     * job. Empty when a summary needs a model call, which must never hold up the topic.
+     */
+    default Optional<String> summarizeMessageInline(String content) {
+        return Optional.empty();
+    }
 
     Uni<String> summarizeSession(SessionDigest digest);
 }

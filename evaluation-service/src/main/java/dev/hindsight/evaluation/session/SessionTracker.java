@@ -1,6 +1,12 @@
 package dev.hindsight.evaluation.session;
 
+import dev.hindsight.evaluation.insight.InsightEvents;
+import dev.hindsight.evaluation.insight.InsightJob;
+import dev.hindsight.evaluation.insight.InsightModels;
 import dev.hindsight.evaluation.insight.InsightWorker;
+import dev.hindsight.evaluation.insight.Summarizer;
+import dev.hindsight.evaluation.outbox.Outbox;
+import dev.hindsight.evaluation.outbox.OutboxRelay;
 import dev.hindsight.events.reasoning.ActivityRecorded;
 import dev.hindsight.events.reasoning.CommandRun;
 import dev.hindsight.events.reasoning.FileEdit;
@@ -21,24 +27,31 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Singleton;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.jboss.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Keeps what summaries and the QA judge need from {@code hindsight.reasoning.v1} (session attributes, messages,
- * positions as short facts, trace steps) and records the work they imply: a summary job per assistant message, and
- * on completion a session-summary job and, for debugging traces or sessions that ask for it, a judgement job. A
- * polled batch is one transaction; the worker is woken after it commits.
+ * positions as short facts, trace steps) and records the work they imply: a summary per assistant message, and on
+ * completion a session-summary job and, for debugging traces or sessions that ask for it, a judgement job. A message
+ * summary that needs no model call (the extractive summarizer) is written to the outbox right here, in the
+ * transaction that records the message; one that does becomes a job for the worker (ADR 0006). A polled batch is one
+ * transaction; the worker and the outbox relay are woken after it commits.
  */
 @Singleton
 public class SessionTracker extends TopicHandler<ReasoningEvent> {
@@ -50,10 +63,12 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
             VALUES ($1, $2, $3, $4, $5)
             ON CONFLICT (tenant_id, session_id) DO UPDATE SET
                 kind = EXCLUDED.kind, title = EXCLUDED.title, task_description = EXCLUDED.task_description""";
+    // Returns the index only when this event took it (the first message at an index wins).
     private static final String INSERT_MESSAGE = """
             INSERT INTO session_message (tenant_id, session_id, message_index, role, content, occurred_at, steps)
             VALUES ($1, $2, $3, $4, $5, $6, $7)
-            ON CONFLICT DO NOTHING""";
+            ON CONFLICT DO NOTHING
+            RETURNING message_index""";
     private static final String INSERT_ACTION = """
             INSERT INTO session_action (tenant_id, session_id, action_id, description, occurred_at)
             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING""";
@@ -67,12 +82,9 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
             ON CONFLICT (tenant_id, session_id) DO UPDATE SET
                 completed_at = EXCLUDED.completed_at, outcome = EXCLUDED.outcome,
                 final_code_diff = EXCLUDED.final_code_diff, summary_hint = EXCLUDED.summary_hint""";
-    // A message's summary job exists only if its message row was taken by this event (the first at an index wins).
+    // Only for assistant messages this batch recorded whose summary needs a model call.
     private static final String MESSAGE_JOB = """
-            INSERT INTO insight_job (tenant_id, session_id, kind, message_index)
-            SELECT $1::text, $2::text, 'message_summary', $3::int
-            WHERE EXISTS (SELECT 1 FROM session_message WHERE tenant_id = $1 AND session_id = $2 AND message_index = $3
-                          AND role = 'assistant')
+            INSERT INTO insight_job (tenant_id, session_id, kind, message_index) VALUES ($1, $2, 'message_summary', $3)
             ON CONFLICT DO NOTHING""";
     private static final String SESSION_JOB = """
             INSERT INTO insight_job (tenant_id, session_id, kind) VALUES ($1, $2, 'session_summary')
@@ -83,13 +95,27 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
             WHERE $3::boolean OR EXISTS (SELECT 1 FROM session_state WHERE tenant_id = $1 AND session_id = $2 AND kind = 'debug')
             ON CONFLICT DO NOTHING""";
 
-    private final InsightWorker worker;
+    private static final Logger LOG = Logger.getLogger(SessionTracker.class);
 
-    public SessionTracker(Pool pool, DeadLetters deadLetters, InsightWorker worker,
+    private final InsightWorker worker;
+    private final InsightModels models;
+    private final Outbox outbox;
+    private final OutboxRelay relay;
+    private final Clock clock = Clock.systemUTC();
+
+    public SessionTracker(Pool pool, DeadLetters deadLetters, InsightWorker worker, InsightModels models,
+            Outbox outbox, OutboxRelay relay,
             @ConfigProperty(name = "mp.messaging.incoming.reasoning.topic") String topic,
             @ConfigProperty(name = "mp.messaging.incoming.reasoning.dead-letter-queue.topic") String deadLetterTopic) {
         super(pool, deadLetters, topic, deadLetterTopic, ReasoningEvent.class);
         this.worker = worker;
+        this.models = models;
+        this.outbox = outbox;
+        this.relay = relay;
+    }
+
+    /** An assistant message recorded by this batch, whose summary is due. */
+    private record Assistant(String tenant, String session, int index, String content) {
     }
 
     @Incoming("reasoning")
@@ -100,6 +126,7 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
     @Override
     public void committed(List<Consumed<ReasoningEvent>> events) {
         worker.wake();
+        relay.wake();
     }
 
     @Override
@@ -110,7 +137,7 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
     private Uni<Void> write(SqlClient tx, List<Consumed<ReasoningEvent>> events) {
         List<Tuple> started = new ArrayList<>();
         List<Tuple> messages = new ArrayList<>();
-        List<Tuple> messageJobs = new ArrayList<>();
+        List<Assistant> assistants = new ArrayList<>(); // aligned with messages: null for other roles
         List<Tuple> actions = new ArrayList<>();
         List<Tuple> steps = new ArrayList<>();
         List<Tuple> completed = new ArrayList<>();
@@ -126,9 +153,8 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
                         s.getDebug() == null ? null : s.getDebug().getTaskDescription()));
             } else if (payload instanceof MessageRecorded m) {
                 messages.add(messageTuple(tenant, session, m));
-                if (m.getRole() == MessageRole.ASSISTANT) {
-                    messageJobs.add(Tuple.of(tenant, session, m.getMessageIndex()));
-                }
+                assistants.add(m.getRole() == MessageRole.ASSISTANT
+                        ? new Assistant(tenant, session, m.getMessageIndex(), m.getContent()) : null);
             } else if (payload instanceof PositionRecorded p) {
                 actions.add(Tuple.of(tenant, session, String.valueOf(p.getActionId()), describe(p),
                         at(event.getHeader().getOccurredAt())));
@@ -143,15 +169,50 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
                 throw new IllegalArgumentException("unknown reasoning payload " + payload.getClass().getName());
             }
         }
-        // Order matters only for the jobs: they look at the rows written before them in this transaction.
+        // Order matters only for the jobs: the judgement job looks at the session row written before it.
         return executeBatch(tx, UPSERT_STARTED, started)
-                .chain(() -> executeBatch(tx, INSERT_MESSAGE, messages))
-                .chain(() -> executeBatch(tx, MESSAGE_JOB, messageJobs))
+                .chain(() -> messages.isEmpty() ? Uni.createFrom().voidItem()
+                        : tx.preparedQuery(INSERT_MESSAGE).executeBatch(messages)
+                                .chain(inserted -> summarize(tx, assistants, inserted)))
                 .chain(() -> executeBatch(tx, INSERT_ACTION, actions))
                 .chain(() -> executeBatch(tx, INSERT_STEP, steps))
                 .chain(() -> executeBatch(tx, UPSERT_COMPLETED, completed))
                 .chain(() -> executeBatch(tx, SESSION_JOB, sessionJobs))
                 .chain(() -> executeBatch(tx, JUDGEMENT_JOB, judgementJobs));
+    }
+
+    /**
+     * Summaries of the assistant messages this batch recorded (the first at an index): written to the outbox now when
+     * the summarizer needs no model, otherwise left to the worker as jobs. An inline summary that fails also becomes a
+     * job, which retries and in the end publishes the failure: a summarizer bug never dead-letters a message.
+     */
+    private Uni<Void> summarize(SqlClient tx, List<Assistant> assistants, RowSet<Row> inserted) {
+        List<Outbox.Event> summaries = new ArrayList<>();
+        List<Tuple> jobs = new ArrayList<>();
+        int i = 0;
+        for (RowSet<Row> result = inserted; result != null && i < assistants.size(); result = result.next(), i++) {
+            Assistant message = assistants.get(i);
+            if (message == null || result.rowCount() == 0) {
+                continue;
+            }
+            InsightJob job = new InsightJob(message.tenant(), message.session(), InsightJob.Kind.MESSAGE_SUMMARY,
+                    message.index(), 1);
+            Summarizer summarizer = models.summarizerFor(message.tenant());
+            Optional<String> summary;
+            try {
+                summary = summarizer.summarizeMessageInline(message.content());
+            } catch (RuntimeException e) {
+                LOG.warnf("Summarizing message %d of session %s inline failed; leaving it to a job: %s",
+                        message.index(), message.session(), e.toString());
+                summary = Optional.empty();
+            }
+            if (summary.isPresent()) {
+                summaries.add(InsightEvents.messageSummarized(job, summary.get(), null, summarizer.id(), clock));
+            } else {
+                jobs.add(Tuple.of(message.tenant(), message.session(), message.index()));
+            }
+        }
+        return outbox.add(tx, summaries).chain(() -> executeBatch(tx, MESSAGE_JOB, jobs));
     }
 
     private static Tuple messageTuple(String tenant, String session, MessageRecorded m) {

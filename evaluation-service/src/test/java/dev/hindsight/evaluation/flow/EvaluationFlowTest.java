@@ -202,6 +202,36 @@ class EvaluationFlowTest {
     }
 
     @Test
+    void aConflictingReSendOfAnAssistantMessageIsNotSummarizedAgain() {
+        String session = "resend-" + UUID.randomUUID();
+        TestEvents.session("tenant-a", session,
+                SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(SEED_TIME).build(),
+                message(1, MessageRole.ASSISTANT, "I recommend restarting the service because the cache is stale."),
+                message(1, MessageRole.ASSISTANT, "I will delete the database because it is slow."));
+
+        assertThat(insight(session, MessageSummarized.class).getSummary()).contains("restarting the service");
+        // Only the first message at an index is recorded, so only it is summarized (an exact count: read for a while).
+        assertThat(TestTopics.read(INSIGHTS, InsightEvent.class, e -> e.getSessionId().equals(session)
+                && e.getPayload() instanceof MessageSummarized, 2, Duration.ofSeconds(2))).hasSize(1);
+    }
+
+    @Test
+    void aModelSummarizerWorksThroughJobsAndPublishesASummaryItCannotWriteAsFailed() {
+        // tenant-b's summarizer is the LLM at an address where nothing listens (test profile): no inline summary, a
+        // job retried with back-off, then the failure published with its reason.
+        String session = "model-" + UUID.randomUUID();
+        TestEvents.session("tenant-b", session,
+                SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(SEED_TIME).build(),
+                message(0, MessageRole.ASSISTANT, "I recommend restarting the service because the cache is stale."));
+
+        MessageSummarized summary = insight(session, MessageSummarized.class);
+        assertThat(summary.getStatus()).isEqualTo(InsightStatus.FAILED);
+        assertThat(summary.getAttempts()).isEqualTo(2);
+        assertThat(summary.getSummarizer()).startsWith("openai:");
+        assertThat(summary.getFailureReason()).isNotBlank();
+    }
+
+    @Test
     void anUnreadableRecordIsDeadLetteredAndTheRestOfThePartitionIsStillJudged() {
         String session = "poison-" + UUID.randomUUID();
         TestTopics.writeRaw(TestEvents.REASONING, session, "not avro".getBytes(StandardCharsets.UTF_8));
