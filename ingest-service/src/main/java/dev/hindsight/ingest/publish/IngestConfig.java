@@ -33,4 +33,11 @@ public interface IngestConfig {
     /** Longest wait for that answer; without one in time the messages are published (the check fails open). */
     @WithDefault("500ms")
     Duration conflictCheckTimeout();
+
+    /**
+     * After a check went unanswered, messages are published without asking for this long, then one request asks
+     * again: a query-service that is down or overloaded costs producers nothing and is not asked harder.
+     */
+    @WithDefault("5s")
+    Duration conflictCheckPause();
 }

@@ -12,7 +12,9 @@ import dev.hindsight.events.reasoning.MessageRole;
 import dev.hindsight.events.reasoning.PositionRecorded;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.ingest.publish.IngestConfig;
+import dev.hindsight.platform.MessageFingerprint;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
+import io.vertx.core.Vertx;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -22,7 +24,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The conflict check against a local HTTP server speaking query-service's protocol, and failing open. */
@@ -30,6 +35,17 @@ class MessageConflictsTest {
 
     private final ObjectMapper json = new ObjectMapper()
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+    private static Vertx vertx;
+
+    @BeforeAll
+    static void startVertx() {
+        vertx = Vertx.vertx();
+    }
+
+    @AfterAll
+    static void stopVertx() {
+        vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
 
     @Test
     void asksWithTheCallersKeyOnlyAboutMessagesAndMapsAnswersBackToEventPositions() throws Exception {
@@ -50,7 +66,7 @@ class MessageConflictsTest {
         server.start();
         try {
             MessageConflicts conflicts = new MessageConflicts(config(URI.create("http://127.0.0.1:"
-                    + server.getAddress().getPort())), json);
+                    + server.getAddress().getPort()), Duration.ofSeconds(5)), json, vertx);
             List<MessageConflicts.Conflict> found = conflicts.find("Bearer k", List.of(
                     message(0, "a"), position(), message(7, "b"))).await().atMost(Duration.ofSeconds(5));
 
@@ -58,6 +74,10 @@ class MessageConflictsTest {
             assertThat(authorization.get()).isEqualTo("Bearer k");
             assertThat(json.readTree(asked.get()).get("messages")).hasSize(2);
             assertThat(json.readTree(asked.get()).at("/messages/1/message_index").asInt()).isEqualTo(7);
+            // Fingerprints travel, not contents.
+            assertThat(json.readTree(asked.get()).at("/messages/1/fingerprint").asText())
+                    .isEqualTo(MessageFingerprint.of("user", "b", null, null));
+            assertThat(asked.get()).doesNotContain("\"content\"");
         } finally {
             server.stop(0);
         }
@@ -69,19 +89,46 @@ class MessageConflictsTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        MessageConflicts conflicts = new MessageConflicts(config(URI.create("http://127.0.0.1:" + closedPort)), json);
+        MessageConflicts conflicts = new MessageConflicts(config(URI.create("http://127.0.0.1:" + closedPort),
+                Duration.ofSeconds(5)), json, vertx);
         assertThat(conflicts.find("Bearer k", List.of(message(0, "a"))).await().atMost(Duration.ofSeconds(5)))
                 .isEmpty();
     }
 
     @Test
     void asksNothingWhenNotConfigured() {
-        MessageConflicts conflicts = new MessageConflicts(config(null), json);
+        MessageConflicts conflicts = new MessageConflicts(config(null, Duration.ofSeconds(5)), json, vertx);
         assertThat(conflicts.find("Bearer k", List.of(message(0, "a"))).await().atMost(Duration.ofSeconds(1)))
                 .isEmpty();
     }
 
-    private static IngestConfig config(URI url) {
+    @Test
+    void afterAnUnansweredCheckItDoesNotAskForThePause() throws Exception {
+        AtomicInteger asked = new AtomicInteger();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/v1/message-conflicts", exchange -> {
+            asked.incrementAndGet();
+            exchange.sendResponseHeaders(503, -1);
+            exchange.close();
+        });
+        server.start();
+        try {
+            URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+            MessageConflicts paused = new MessageConflicts(config(url, Duration.ofMinutes(1)), json, vertx);
+            assertThat(paused.find("Bearer k", List.of(message(0, "a"))).await().atMost(Duration.ofSeconds(5))).isEmpty();
+            assertThat(paused.find("Bearer k", List.of(message(1, "b"))).await().atMost(Duration.ofSeconds(5))).isEmpty();
+            assertThat(asked).hasValue(1);
+
+            MessageConflicts eager = new MessageConflicts(config(url, Duration.ZERO), json, vertx);
+            eager.find("Bearer k", List.of(message(0, "a"))).await().atMost(Duration.ofSeconds(5));
+            eager.find("Bearer k", List.of(message(1, "b"))).await().atMost(Duration.ofSeconds(5));
+            assertThat(asked).hasValue(3);
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    private static IngestConfig config(URI url, Duration pause) {
         return new IngestConfig() {
             @Override
             public Duration ackTimeout() {
@@ -101,6 +148,11 @@ class MessageConflictsTest {
             @Override
             public Duration conflictCheckTimeout() {
                 return Duration.ofMillis(500);
+            }
+
+            @Override
+            public Duration conflictCheckPause() {
+                return pause;
             }
         };
     }

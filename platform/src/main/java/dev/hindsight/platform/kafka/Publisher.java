@@ -2,16 +2,18 @@ package dev.hindsight.platform.kafka;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaProducer;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Sends keyed events and completes only when Kafka acknowledged all of them, with a {@link Receipt} per event. All
  * of a call's records are handed to the channel's producer in one hop to its sending thread (never blocking the
  * event loop, even when the producer must wait for metadata or buffer space), so the producer batches them; one
- * SmallRye emitter message per event cost more than serializing it (docs/benchmarks.md).
+ * SmallRye emitter message per event cost more than serializing it (docs/benchmarks.md). The call completes once, when
+ * the last acknowledgement arrives (or the first failure): one counter for the call, not a future per record.
  */
 public final class Publisher {
 
@@ -28,23 +30,33 @@ public final class Publisher {
         if (events.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return producer.runOnSendingThread(kafka -> {
-            List<CompletableFuture<Receipt>> sent = new ArrayList<>(events.size());
-            for (Outgoing<T> event : events) {
-                CompletableFuture<Receipt> receipt = new CompletableFuture<>();
-                kafka.send(new ProducerRecord<>(topic, event.key(), event.value()), (written, failure) -> {
-                    if (failure != null) {
-                        receipt.completeExceptionally(failure);
-                    } else {
-                        receipt.complete(new Receipt(event.eventId(), written.topic(), written.partition(),
-                                written.offset()));
-                    }
-                });
-                sent.add(receipt);
-            }
-            return sent;
-        }).flatMap(sent -> Uni.createFrom().completionStage(
-                CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
-                        .thenApply(done -> sent.stream().map(CompletableFuture::join).toList())));
+        return Uni.createFrom().emitter(emitter -> {
+            Receipt[] receipts = new Receipt[events.size()];
+            AtomicInteger pending = new AtomicInteger(events.size());
+            AtomicReference<Throwable> failed = new AtomicReference<>();
+            producer.runOnSendingThread(kafka -> {
+                for (int i = 0; i < events.size(); i++) {
+                    Outgoing<T> event = events.get(i);
+                    int at = i;
+                    kafka.send(new ProducerRecord<>(topic, event.key(), event.value()), (written, failure) -> {
+                        if (failure != null) {
+                            if (failed.compareAndSet(null, failure)) {
+                                emitter.fail(failure);
+                            }
+                        } else {
+                            receipts[at] = new Receipt(event.eventId(), written.topic(), written.partition(),
+                                    written.offset());
+                        }
+                        if (pending.decrementAndGet() == 0 && failed.get() == null) {
+                            emitter.complete(Arrays.asList(receipts));
+                        }
+                    });
+                }
+            }).subscribe().with(sent -> { }, failure -> {
+                if (failed.compareAndSet(null, failure)) {
+                    emitter.fail(failure);
+                }
+            });
+        });
     }
 }

@@ -1,5 +1,6 @@
 package dev.hindsight.query.session;
 
+import dev.hindsight.platform.MessageFingerprint;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
@@ -10,8 +11,10 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -19,7 +22,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -42,20 +44,33 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @RolesAllowed({Scopes.INGEST, Scopes.READ})
 public class MessageConflictResource {
 
+    // The recorded message's fingerprint is computed from its row only when the index is taken (rare: appends are to
+    // new indexes), so nothing extra is stored per message.
     private static final String FIND = """
-            SELECT i.n, m.role, m.content
-            FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
-                 WITH ORDINALITY AS i(session_id, message_index, role, content, tool_name, tool_input, n)
+            SELECT i.n, m.role
+            FROM unnest($2::text[], $3::int[], $4::text[]) WITH ORDINALITY AS i(session_id, message_index, fingerprint, n)
             CROSS JOIN LATERAL (SELECT role, content, tool_name, tool_input FROM {rm}.message
                                 WHERE tenant_id = $1 AND session_id = i.session_id AND message_index = i.message_index
                                 LIMIT 1) m
-            WHERE (m.role, m.content, m.tool_name, m.tool_input)
-                  IS DISTINCT FROM (i.role, i.content, i.tool_name, i.tool_input)
-            ORDER BY i.n""";
+            WHERE %s <> i.fingerprint
+            ORDER BY i.n""".formatted(MessageFingerprint.sql("m"));
 
-    /** A message about to be published. */
+    /**
+     * A message about to be published: its {@link MessageFingerprint}, or (from an ingest-service older than
+     * fingerprints) the fields it is computed from.
+     */
     public record Candidate(@NotNull @Size(max = 128) String sessionId, @NotNull @Min(0) Integer messageIndex,
-            @NotNull String role, @NotNull String content, String toolName, String toolInput) {
+            @Pattern(regexp = "[0-9a-f]{64}") String fingerprint, String role, String content, String toolName,
+            String toolInput) {
+
+        @AssertTrue(message = "needs fingerprint, or role and content")
+        boolean isIdentified() {
+            return fingerprint != null || (role != null && content != null);
+        }
+
+        String fingerprintOrComputed() {
+            return fingerprint != null ? fingerprint : MessageFingerprint.of(role, content, toolName, toolInput);
+        }
     }
 
     public record Check(@NotNull @Size(max = 5000) List<@Valid @NotNull Candidate> messages) {
@@ -87,25 +102,19 @@ public class MessageConflictResource {
         int size = check.messages().size();
         String[] sessions = new String[size];
         Integer[] indexes = new Integer[size];
-        String[] roles = new String[size];
-        String[] contents = new String[size];
-        String[] toolNames = new String[size];
-        String[] toolInputs = new String[size];
+        String[] fingerprints = new String[size];
         for (int i = 0; i < size; i++) {
             Candidate candidate = check.messages().get(i);
             sessions[i] = candidate.sessionId();
             indexes[i] = candidate.messageIndex();
-            roles[i] = candidate.role();
-            contents[i] = candidate.content();
-            toolNames[i] = candidate.toolName();
-            toolInputs[i] = candidate.toolInput();
+            fingerprints[i] = candidate.fingerprintOrComputed();
         }
         if (size == 0) {
             return Uni.createFrom().item(new Conflicts(List.of()));
         }
         String tenantId = tenant.tenant();
-        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(FIND)).execute(Tuple.from(Arrays.asList(
-                tenantId, sessions, indexes, roles, contents, toolNames, toolInputs)))).map(rows -> {
+        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(FIND)).execute(Tuple.of(tenantId, sessions, indexes,
+                fingerprints))).map(rows -> {
                     List<Conflict> conflicts = new ArrayList<>();
                     for (Row row : rows) {
                         int index = row.getLong("n").intValue() - 1;
