@@ -14,7 +14,7 @@ import jakarta.validation.Validator;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 
 /**
  * Binds a JSON tree to a request type and validates it, naming every problem by its path under a prefix
@@ -53,18 +53,33 @@ public class RequestReader {
             errors.add(new FieldError(join(prefix, field.equals("$") ? "" : field), message));
             return null;
         }
-        Set<ConstraintViolation<T>> violations = validator.validate(value);
-        if (violations.isEmpty()) {
+        List<FieldError> found = violations(value, type);
+        if (found.isEmpty()) {
             return value;
         }
-        List<FieldError> found = new ArrayList<>();
-        for (ConstraintViolation<T> violation : violations) {
-            String field = FieldPaths.of(violation);
-            found.add(new FieldError(join(prefix, field.equals("$") ? "" : field), violation.getMessage()));
+        for (int i = 0; i < found.size(); i++) {
+            String field = found.get(i).field();
+            found.set(i, new FieldError(join(prefix, field.equals("$") ? "" : field), found.get(i).message()));
         }
         found.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
         errors.addAll(found);
         return null;
+    }
+
+    /**
+     * Every constraint violation of {@code value}: by its compiled validator where {@code type} has one (the same
+     * errors at a fraction of the cost, {@link CompiledValidator}), else by Bean Validation.
+     */
+    <T> List<FieldError> violations(T value, Class<T> type) {
+        Optional<CompiledValidator<T>> compiled = CompiledValidator.of(type);
+        if (compiled.isPresent()) {
+            return compiled.get().validate(value);
+        }
+        List<FieldError> found = new ArrayList<>();
+        for (ConstraintViolation<T> violation : validator.validate(value)) {
+            found.add(new FieldError(FieldPaths.of(violation), violation.getMessage()));
+        }
+        return found;
     }
 
     /** {@code a} + {@code .b} or {@code [2]}; either side may be empty. */

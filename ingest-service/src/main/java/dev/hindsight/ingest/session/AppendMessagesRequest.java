@@ -47,9 +47,11 @@ public record AppendMessagesRequest(@NotEmpty @Size(max = 1000) List<@NotNull @V
         @JsonProperty("assistant") ASSISTANT,
         @JsonProperty("tool") TOOL;
 
+        private final String wire = name().toLowerCase(Locale.ROOT);
+
         @Override
         public String toString() {
-            return name().toLowerCase(Locale.ROOT);
+            return wire;
         }
     }
 
@@ -69,9 +71,11 @@ public record AppendMessagesRequest(@NotEmpty @Size(max = 1000) List<@NotNull @V
         @JsonProperty("reasoning") REASONING,
         @JsonProperty("tool") TOOL;
 
+        private final String wire = name().toLowerCase(Locale.ROOT);
+
         @Override
         public String toString() {
-            return name().toLowerCase(Locale.ROOT);
+            return wire;
         }
     }
 
