@@ -1,16 +1,33 @@
 #!/usr/bin/env bash
 # Sustained events/s through ingest's POST /v1/events:batch next to Kafka's own ProducerPerformance on the same
 # broker, with the same record size and producer settings, in one run. Not part of CI. Needs `./hindsight up`.
-#   bench/ingest-throughput.sh [seconds=30] [concurrency=8]
+#   bench/ingest-throughput.sh [seconds=30] [connections=8] [items=50] [messages=2] [content=200] [warmup=60]
+# The HTTP load comes from wrk (Debian package `wrk`; a C client that takes little of the cores it measures on) with
+# bench/ingest-batch.lua; without wrk, from bench/BatchThroughput.java (the JDK's HttpClient, which costs far more).
+# Ingest is warmed up first (its JIT takes about a minute to settle) and only the measured run counts.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/.hindsight/env"
 KAFKA_LIBS="$ROOT/.hindsight/dist/kafka-4.3.1/libs/*"
 SECONDS_RUN="${1:-30}"
-CONCURRENCY="${2:-8}"
+CONNECTIONS="${2:-8}"
+ITEMS="${3:-50}"
+MESSAGES="${4:-2}"
+CONTENT="${5:-200}"
+WARMUP="${6:-60}"
 
-echo "== ingest-service, POST /v1/events:batch"
-java "$ROOT/bench/BatchThroughput.java" "$SECONDS_RUN" "$CONCURRENCY" | tee /tmp/hindsight-bench-ingest.txt
+load() {
+  if command -v wrk >/dev/null; then
+    wrk -t1 -c"$CONNECTIONS" -d"${1}s" -s "$ROOT/bench/ingest-batch.lua" \
+      -H "Authorization: Bearer $HINDSIGHT_API_KEY" "$HINDSIGHT_INGEST_URL" -- "$ITEMS" "$MESSAGES" "$CONTENT" | tail -n 1
+  else
+    java "$ROOT/bench/BatchThroughput.java" "$1" "$CONNECTIONS" "$ITEMS" "$MESSAGES" "$CONTENT"
+  fi
+}
+
+echo "== ingest-service, POST /v1/events:batch ($ITEMS items x $MESSAGES messages of $CONTENT bytes, $CONNECTIONS connections)"
+echo "warm-up ${WARMUP} s: $(load "$WARMUP")"
+load "$SECONDS_RUN" | tee /tmp/hindsight-bench-ingest.txt
 ours=$(sed -n 's/.*= \([0-9]*\) events\/s.*/\1/p' /tmp/hindsight-bench-ingest.txt)
 
 size=$(java -cp "$KAFKA_LIBS" "$ROOT/bench/RecordSize.java" "$HINDSIGHT_KAFKA_BOOTSTRAP" hindsight.reasoning.v1 3000)
