@@ -2,8 +2,9 @@
 # Sustained events/s through ingest's POST /v1/events:batch next to Kafka's own ProducerPerformance on the same
 # broker, with the same record size and producer settings, in one run. Not part of CI. Needs `./hindsight up`.
 #   bench/ingest-throughput.sh [seconds=30] [connections=8] [items=50] [messages=2] [content=200] [warmup=60]
-# The HTTP load comes from wrk (Debian package `wrk`; a C client that takes little of the cores it measures on) with
-# bench/ingest-batch.lua; without wrk, from bench/BatchThroughput.java (the JDK's HttpClient, which costs far more).
+# The HTTP load comes from wrk with bench/ingest-batch.lua (a C client that takes little of the cores it measures on;
+# bench/wrk.sh installs the Debian package `wrk` when it can), else from bench/BatchThroughput.java (the JDK's
+# HttpClient, which costs far more).
 # Ingest is warmed up first (its JIT takes about a minute to settle) and only the measured run counts.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -17,8 +18,8 @@ CONTENT="${5:-200}"
 WARMUP="${6:-60}"
 
 load() {
-  if command -v wrk >/dev/null; then
-    wrk -t1 -c"$CONNECTIONS" -d"${1}s" -s "$ROOT/bench/ingest-batch.lua" \
+  if command -v wrk >/dev/null || [ "$(id -u)" = 0 ]; then
+    "$ROOT/bench/wrk.sh" -t1 -c"$CONNECTIONS" -d"${1}s" -s "$ROOT/bench/ingest-batch.lua" \
       -H "Authorization: Bearer $HINDSIGHT_API_KEY" "$HINDSIGHT_INGEST_URL" -- "$ITEMS" "$MESSAGES" "$CONTENT" | tail -n 1
   else
     java "$ROOT/bench/BatchThroughput.java" "$1" "$CONNECTIONS" "$ITEMS" "$MESSAGES" "$CONTENT"
