@@ -11,4 +11,9 @@ public record Caller(String tenant, String principal, String client, String idem
     public static Caller of(TenantContext context, String client, String idempotencyKey) {
         return new Caller(context.tenant(), context.principal(), client, idempotencyKey);
     }
+
+    /** The same caller with another Idempotency-Key (a batch item's own scope within the batch's key). */
+    public Caller withIdempotencyKey(String key) {
+        return new Caller(tenant, principal, client, key);
+    }
 }
