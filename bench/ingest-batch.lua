@@ -21,19 +21,23 @@ function init(args)
   wrk.headers["Content-Type"] = "application/json"
 end
 
-local filler = nil
+-- Every item carries the same messages; only its session id differs. The messages' JSON is built once, so the
+-- generator spends little of the two cores it shares with the service it measures.
+local body = nil
 
 function request()
-  filler = filler or string.rep("x", content)
-  local parts = {}
-  for i = 1, items do
-    counter = counter + 1
+  if body == nil then
+    local filler = string.rep("x", content)
     local ms = {}
     for m = 0, messages - 1 do
       ms[#ms + 1] = '{"message_index": ' .. m .. ', "role": "user", "content": "' .. filler .. '"}'
     end
-    parts[#parts + 1] = '{"type": "messages", "session_id": "' .. prefix .. counter ..
-        '", "body": {"messages": [' .. table.concat(ms, ",") .. ']}}'
+    body = '", "body": {"messages": [' .. table.concat(ms, ",") .. ']}}'
+  end
+  local parts = {}
+  for i = 1, items do
+    counter = counter + 1
+    parts[i] = '{"type": "messages", "session_id": "' .. prefix .. counter .. body
   end
   return wrk.format(nil, nil, nil, '{"items": [' .. table.concat(parts, ",") .. ']}')
 end
