@@ -5,6 +5,7 @@ import dev.hindsight.evaluation.llm.ChatCompletionsClient;
 import dev.hindsight.evaluation.llm.LlmJudge;
 import dev.hindsight.evaluation.llm.LlmSummarizer;
 import jakarta.inject.Singleton;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -26,36 +27,33 @@ public class InsightModels {
         Judge llm = new LlmJudge(client);
         Summarizer extractive = OfflineInsights.summarizer();
         Summarizer model = new LlmSummarizer(client);
-        this.defaultSummarizer = summarizer(config.insights().summarizer(), extractive, model);
-        this.summarizerByTenant = new java.util.HashMap<>();
+        this.defaultSummarizer = pick("summarizer", config.insights().summarizer(), "extractive", extractive, model);
+        this.summarizerByTenant = new HashMap<>();
         config.insights().summarizerByTenant().forEach((tenant, name) ->
-                summarizerByTenant.put(tenant, summarizer(name, extractive, model)));
-        this.defaultJudge = pick(config.insights().judge(), rubric, llm);
-        this.judgeByTenant = new java.util.HashMap<>();
-        config.insights().judgeByTenant().forEach((tenant, name) -> judgeByTenant.put(tenant, pick(name, rubric, llm)));
+                summarizerByTenant.put(tenant, pick("summarizer", name, "extractive", extractive, model)));
+        this.defaultJudge = pick("judge", config.insights().judge(), "rubric", rubric, llm);
+        this.judgeByTenant = new HashMap<>();
+        config.insights().judgeByTenant().forEach((tenant, name) ->
+                judgeByTenant.put(tenant, pick("judge", name, "rubric", rubric, llm)));
     }
 
     public Summarizer summarizerFor(String tenant) {
         return summarizerByTenant.getOrDefault(tenant, defaultSummarizer);
     }
 
-    private static Summarizer summarizer(String name, Summarizer extractive, Summarizer llm) {
-        return switch (name.toLowerCase(Locale.ROOT)) {
-            case "extractive" -> extractive;
-            case "llm" -> llm;
-            default -> throw new IllegalArgumentException("a summarizer must be extractive or llm, not " + name);
-        };
-    }
-
     public Judge judgeFor(String tenant) {
         return judgeByTenant.getOrDefault(tenant, defaultJudge);
     }
 
-    private static Judge pick(String name, Judge rubric, Judge llm) {
-        return switch (name.toLowerCase(Locale.ROOT)) {
-            case "rubric" -> rubric;
-            case "llm" -> llm;
-            default -> throw new IllegalArgumentException("a judge must be rubric or llm, not " + name);
-        };
+    /** The offline model or the LLM one, by its configured name; any other name fails start-up. */
+    private static <T> T pick(String role, String name, String offlineName, T offline, T llm) {
+        String chosen = name.toLowerCase(Locale.ROOT);
+        if (chosen.equals(offlineName)) {
+            return offline;
+        }
+        if (chosen.equals("llm")) {
+            return llm;
+        }
+        throw new IllegalArgumentException("a " + role + " must be " + offlineName + " or llm, not " + name);
     }
 }
