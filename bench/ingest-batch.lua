@@ -21,23 +21,23 @@ function init(args)
   wrk.headers["Content-Type"] = "application/json"
 end
 
--- Every item carries the same messages; only its session id differs. The messages' JSON is built once, so the
--- generator spends little of the two cores it shares with the service it measures.
-local body = nil
+-- Every item carries the same messages; only its session id differs. The rest of an item after its session id is
+-- built once, so the generator spends little of the two cores it shares with the service it measures.
+local rest = nil
 
 function request()
-  if body == nil then
+  if rest == nil then
     local filler = string.rep("x", content)
     local ms = {}
     for m = 0, messages - 1 do
       ms[#ms + 1] = '{"message_index": ' .. m .. ', "role": "user", "content": "' .. filler .. '"}'
     end
-    body = '", "body": {"messages": [' .. table.concat(ms, ",") .. ']}}'
+    rest = '", "body": {"messages": [' .. table.concat(ms, ",") .. ']}}'
   end
   local parts = {}
   for i = 1, items do
     counter = counter + 1
-    parts[i] = '{"type": "messages", "session_id": "' .. prefix .. counter .. body
+    parts[i] = '{"type": "messages", "session_id": "' .. prefix .. counter .. rest
   end
   return wrk.format(nil, nil, nil, '{"items": [' .. table.concat(parts, ",") .. ']}')
 end
