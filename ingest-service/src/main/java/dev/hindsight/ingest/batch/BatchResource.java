@@ -1,6 +1,7 @@
 package dev.hindsight.ingest.batch;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hindsight.events.decisions.DecisionEvent;
@@ -115,10 +116,11 @@ public class BatchResource {
                        "body": {"messages": [{"message_index": 0, "role": "user", "content": "Hi"}]}},
                       {"type": "behavior_signal", "body": {"message_id": "msg-1", "session_id": "chat-1",
                        "signal_type": "smooth_completion", "signal_data": {"interaction_duration_seconds": 30}}}]}""")))
-    @APIResponse(responseCode = "200", description = "One result per item")
+    @APIResponse(responseCode = "200", description = "One result per item", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BatchResult.class)))
     @APIResponse(responseCode = "400", description = "Not a batch (no items array, or too many items)",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
-    public Uni<BatchResult> publish(byte[] bytes,
+    public Uni<byte[]> publish(byte[] bytes,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @HeaderParam("User-Agent") String userAgent, @HeaderParam("Authorization") String authorization)
             throws IOException {
@@ -165,8 +167,20 @@ public class BatchResource {
                 rejections.get(owner[0]).add(new FieldError("items[" + owner[0] + "].body.messages[" + owner[1]
                         + "].message_index", conflict.reason()));
             }
-            return sendAll(parsed, rejections);
+            return sendAll(parsed, rejections).map(this::write);
         });
+    }
+
+    /**
+     * The answer as bytes, written in one go: returning the record let Quarkus REST stream it through its Jackson writer
+     * and output stream, a sixth of the request's CPU (docs/benchmarks.md). Same JSON, same mapper.
+     */
+    private byte[] write(BatchResult result) {
+        try {
+            return json.writeValueAsBytes(result);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("A batch result could not be written as JSON", e);
+        }
     }
 
     private Uni<BatchResult> sendAll(List<Parsed> parsed, List<List<FieldError>> rejections) {
@@ -238,7 +252,7 @@ public class BatchResource {
     @POST
     @Path("/events%3Abatch")
     @Operation(hidden = true)
-    public Uni<BatchResult> publishEncoded(byte[] bytes,
+    public Uni<byte[]> publishEncoded(byte[] bytes,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @HeaderParam("User-Agent") String userAgent, @HeaderParam("Authorization") String authorization)
             throws IOException {
