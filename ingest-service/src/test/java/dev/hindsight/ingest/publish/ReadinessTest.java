@@ -2,12 +2,14 @@ package dev.hindsight.ingest.publish;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.hasItem;
 
 import dev.hindsight.testing.HindsightTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.junit.QuarkusTest;
+import net.jpountz.lz4.LZ4Factory;
 import org.junit.jupiter.api.Test;
 
 /** ingest owns no database: ready means Kafka answers and its producer channel is up. */
@@ -28,5 +30,12 @@ class ReadinessTest {
         given().when().get("/q/openapi?format=json")
                 .then().statusCode(200)
                 .body("paths.'/v1/sessions'.post.responses.'202'.description", equalTo("Published and acknowledged by Kafka"));
+    }
+
+    @Test
+    void kafkaCompressesWithTheNativeLz4Codec() {
+        // Under Quarkus's class loader lz4-java hands Kafka its Java codec unless the native library was loaded first
+        // (NativeLz4 does it at start-up): the same codec Kafka's own producer uses outside Quarkus.
+        assertThat(LZ4Factory.fastestInstance()).isSameAs(LZ4Factory.nativeInstance());
     }
 }
