@@ -5,6 +5,7 @@ import dev.hindsight.query.projection.ReadModel;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -59,21 +60,27 @@ public class SessionRepository {
         return generations.current().chain(model -> find(model, tenant, sessionId));
     }
 
-    /** The whole session in {@code model}, or empty when this tenant has none by that id. */
+    /**
+     * The whole session in {@code model}, or empty when this tenant has none by that id. Both statements go to one
+     * connection at once, so the client pipelines them (one write, one wake-up of the backend) instead of waiting for the
+     * session before asking for its messages: a read that misses the cache is one round trip (docs/benchmarks.md).
+     */
     public Uni<Optional<SessionView>> find(ReadModel model, String tenant, String sessionId) {
-        return pool.preparedQuery(model.sql(SELECT_SESSION)).execute(Tuple.of(tenant, sessionId)).chain(rows -> {
-            if (rows.size() == 0) {
-                return Uni.createFrom().item(Optional.<SessionView>empty());
-            }
-            Row session = rows.iterator().next();
-            return pool.preparedQuery(model.sql(SELECT_MESSAGES)).execute(Tuple.of(tenant, sessionId))
-                    .map(messageRows -> {
-                        List<SessionView.MessageView> messages = new ArrayList<>(messageRows.size());
-                        for (Row row : messageRows) {
-                            messages.add(SessionView.MessageView.from(row));
-                        }
-                        return Optional.of(SessionView.from(session, messages));
-                    });
-        });
+        Tuple key = Tuple.of(tenant, sessionId);
+        return pool.withConnection(connection -> Uni.combine().all().unis(
+                        connection.preparedQuery(model.sql(SELECT_SESSION)).execute(key),
+                        connection.preparedQuery(model.sql(SELECT_MESSAGES)).execute(key)).asTuple())
+                .map(both -> {
+                    RowSet<Row> sessionRows = both.getItem1();
+                    if (sessionRows.size() == 0) {
+                        return Optional.<SessionView>empty();
+                    }
+                    RowSet<Row> messageRows = both.getItem2();
+                    List<SessionView.MessageView> messages = new ArrayList<>(messageRows.size());
+                    for (Row row : messageRows) {
+                        messages.add(SessionView.MessageView.from(row));
+                    }
+                    return Optional.of(SessionView.from(sessionRows.iterator().next(), messages));
+                });
     }
 }
