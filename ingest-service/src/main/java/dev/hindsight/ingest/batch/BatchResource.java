@@ -39,7 +39,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -66,7 +65,6 @@ public class BatchResource {
 
     /** Largest batch accepted; larger ones are refused whole with 400. */
     static final int MAX_ITEMS = 1000;
-    private static final Pattern SESSION_ID = Pattern.compile(EventIds.PATTERN);
 
     /** What happened to one item. */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
@@ -326,7 +324,7 @@ public class BatchResource {
         int before = errors.size();
         JsonNode sessionNode = item.get("session_id");
         String sessionId = sessionNode != null && sessionNode.isTextual() ? sessionNode.textValue() : null;
-        if (sessionId == null || sessionId.length() > 128 || !SESSION_ID.matcher(sessionId).matches()) {
+        if (sessionId == null || sessionId.length() > 128 || !EventIds.isWellFormed(sessionId)) {
             errors.add(new FieldError(path + ".session_id", "required: " + EventIds.MESSAGE + ", at most 128"));
         }
         T request = reader.read(body, type, bodyPath, errors);

@@ -27,6 +27,26 @@ class EventIdsTest {
     }
 
     @Test
+    void wellFormedIdsAreExactlyThoseThePatternMatches() {
+        java.util.regex.Pattern pattern = java.util.regex.Pattern.compile(EventIds.PATTERN);
+        String alphabet = "aZ09._:-/ #\u00e9\u0400\n";
+        Random random = new Random(11);
+        int wellFormed = 0;
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder id = new StringBuilder();
+            for (int n = random.nextInt(6); n > 0; n--) {
+                id.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            boolean expected = pattern.matcher(id).matches();
+            assertThat(EventIds.isWellFormed(id.toString())).as("'%s'", id).isEqualTo(expected);
+            wellFormed += expected ? 1 : 0;
+        }
+        assertThat(wellFormed).as("both outcomes are exercised").isBetween(1_000, 19_000);
+        assertThat(EventIds.isWellFormed(null)).isFalse();
+        assertThat(EventIds.isWellFormed("session-2025-10-02:gpt_5.v1")).isTrue();
+    }
+
+    @Test
     void idempotencyKeysAreScopedByTenantAndItem() {
         assertThat(EventIds.fromIdempotencyKey("a", "k", "x"))
                 .isEqualTo(EventIds.fromIdempotencyKey("a", "k", "x"))
