@@ -1,8 +1,8 @@
 package dev.hindsight.ingest.publish;
 
 import static io.restassured.RestAssured.given;
-import static org.hamcrest.Matchers.equalTo;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 
 import dev.hindsight.testing.HindsightTestResource;

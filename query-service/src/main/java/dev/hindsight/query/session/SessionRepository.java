@@ -62,8 +62,8 @@ public class SessionRepository {
 
     /**
      * The whole session in {@code model}, or empty when this tenant has none by that id. Both statements go to one
-     * connection at once, so the client pipelines them (one write, one wake-up of the backend) instead of waiting for the
-     * session before asking for its messages: a read that misses the cache is one round trip (docs/benchmarks.md).
+     * connection at once, so the client pipelines them instead of waiting for the session before asking for its messages:
+     * a read that misses the cache is one round trip instead of two (docs/benchmarks.md).
      */
     public Uni<Optional<SessionView>> find(ReadModel model, String tenant, String sessionId) {
         Tuple key = Tuple.of(tenant, sessionId);
