@@ -112,10 +112,6 @@ public class EventLog {
     }
 
     private <T> Uni<List<Receipt>> durable(Sink<T> sink, List<Outgoing<T>> events) {
-        if (events.isEmpty()) {
-            // Nothing to acknowledge: no timer, no Kafka call (a batch usually touches one topic of three).
-            return Uni.createFrom().item(List.of());
-        }
         return guarded(events.size(), () -> Publisher.sendAll(sink.producer(), sink.topic(), events));
     }
 
@@ -128,10 +124,15 @@ public class EventLog {
     }
 
     /**
-     * Runs a send unless Kafka is known to be away; bounds the wait for its acknowledgement; on failure opens the
-     * circuit so that the next requests are answered 503 at once, and answers 503 itself.
+     * Runs a send of {@code count} events (none: answered at once) unless Kafka is known to be away; bounds the wait
+     * for its acknowledgement; on failure opens the circuit so that the next requests are answered 503 at once, and
+     * answers 503 itself.
      */
     private Uni<List<Receipt>> guarded(int count, Supplier<Uni<List<Receipt>>> send) {
+        if (count == 0) {
+            // Nothing to acknowledge: no timer, no Kafka call (a batch usually touches one topic of three).
+            return Uni.createFrom().item(List.of());
+        }
         long now = System.nanoTime();
         if (now - openUntil.get() < 0) {
             return Uni.createFrom().failure(unavailable());

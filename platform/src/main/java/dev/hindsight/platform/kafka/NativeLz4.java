@@ -32,7 +32,7 @@ public class NativeLz4 {
     }
 
     /** Loads lz4-java's native library if it is not loaded yet; true when Kafka's LZ4 codec is now the native one. */
-    public static boolean load() {
+    private static boolean load() {
         try {
             Native.load();
         } catch (Throwable unavailable) { // UnsatisfiedLinkError and the like: no build for this OS or architecture
