@@ -12,6 +12,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Size;
@@ -169,14 +170,17 @@ public class AuditQueries {
                     }
                     Row set = rows.iterator().next();
                     Tuple key = Tuple.of(tenantId, decisionSetId);
-                    return signals(pool, rm, tenantId, set.getString("message_id"))
-                            .chain(signals -> pool.preparedQuery(rm.sql(EVALUATIONS_OF_SET)).execute(key)
-                                    .chain(evaluations -> pool.preparedQuery(rm.sql(COMPARISONS_OF_SET)).execute(key)
-                                            .map(comparisons -> new JsonObject()
-                                                    .put("decision_set", new JsonObject(set.getValue("event").toString()))
-                                                    .put("signals", signals)
-                                                    .put("evaluations", events(evaluations))
-                                                    .put("comparisons", events(comparisons)))));
+                    // The three depend only on the set: sent to one connection at once, they are pipelined (one round
+                    // trip, as a session read, SessionRepository).
+                    return pool.withConnection(connection -> Uni.combine().all().unis(
+                                    signals(connection, rm, tenantId, set.getString("message_id")),
+                                    connection.preparedQuery(rm.sql(EVALUATIONS_OF_SET)).execute(key),
+                                    connection.preparedQuery(rm.sql(COMPARISONS_OF_SET)).execute(key)).asTuple())
+                            .map(all -> new JsonObject()
+                                    .put("decision_set", new JsonObject(set.getValue("event").toString()))
+                                    .put("signals", all.getItem1())
+                                    .put("evaluations", events(all.getItem2()))
+                                    .put("comparisons", events(all.getItem3())));
                 }));
     }
 
@@ -201,8 +205,8 @@ public class AuditQueries {
         }));
     }
 
-    static Uni<JsonArray> signals(Pool pool, ReadModel rm, String tenantId, String messageId) {
-        return pool.preparedQuery(rm.sql(SIGNALS_OF_MESSAGE)).execute(Tuple.of(tenantId, messageId))
+    static Uni<JsonArray> signals(SqlClient client, ReadModel rm, String tenantId, String messageId) {
+        return client.preparedQuery(rm.sql(SIGNALS_OF_MESSAGE)).execute(Tuple.of(tenantId, messageId))
                 .map(AuditQueries::events);
     }
 
