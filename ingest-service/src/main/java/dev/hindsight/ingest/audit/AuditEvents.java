@@ -10,6 +10,7 @@ import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,10 +20,17 @@ import java.util.List;
 public class AuditEvents {
 
     private final RequestReader reader;
-    private final AuditEventMapper mapper = new AuditEventMapper(Clock.systemUTC());
+    private final AuditEventMapper mapper;
 
+    @Inject
     public AuditEvents(RequestReader reader) {
+        this(reader, Clock.systemUTC());
+    }
+
+    /** With the clock that stamps the events it reads (a fixed one in tests that compare events). */
+    public AuditEvents(RequestReader reader, Clock clock) {
         this.reader = reader;
+        this.mapper = new AuditEventMapper(clock);
     }
 
     /** Reads a whole body as one decision set; a 400 names every problem. */

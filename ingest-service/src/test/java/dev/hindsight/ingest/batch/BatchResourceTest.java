@@ -94,7 +94,7 @@ class BatchResourceTest {
     void tooManyItemsAreRefusedWithTheLimit() {
         String item = "{\"type\": \"teleport\"}";
         String body = "{\"items\": [" + String.join(",", java.util.Collections.nCopies(
-                BatchResource.MAX_ITEMS + 1, item)) + "]}";
+                BatchItems.MAX_ITEMS + 1, item)) + "]}";
         given().urlEncodingEnabled(false).contentType(ContentType.JSON).header("Authorization", TestTenants.TENANT_A.bearer()).body(body)
                 .when().post("/v1/events:batch")
                 .then().statusCode(400).body("errors[0].message", org.hamcrest.Matchers.containsString("1000"));
