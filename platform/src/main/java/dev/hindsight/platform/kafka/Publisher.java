@@ -1,7 +1,10 @@
 package dev.hindsight.platform.kafka;
 
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
 import io.smallrye.reactive.messaging.kafka.KafkaProducer;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,6 +17,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * event loop, even when the producer must wait for metadata or buffer space), so the producer batches them; one
  * SmallRye emitter message per event cost more than serializing it (docs/benchmarks.md). The call completes once, when
  * the last acknowledgement arrives (or the first failure): one counter for the call, not a future per record.
+ *
+ * <p>Kafka runs acknowledgement callbacks on the producer's one network thread. Whatever follows the call (building
+ * receipts into an answer, writing it as JSON) must not run there, or every caller's sends wait behind it and that one
+ * thread caps the service however many cores it has. So a call made on a Vert.x context (an HTTP request's event loop)
+ * completes back on that context; a call made elsewhere completes on the network thread, as Kafka's own futures do.
  */
 public final class Publisher {
 
@@ -30,7 +38,8 @@ public final class Publisher {
         if (events.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return Uni.createFrom().emitter(emitter -> {
+        return Uni.createFrom().emitter(direct -> {
+            Outcome<List<Receipt>> emitter = new Outcome<>(Vertx.currentContext(), direct);
             Receipt[] receipts = new Receipt[events.size()];
             AtomicInteger pending = new AtomicInteger(events.size());
             AtomicReference<Throwable> failed = new AtomicReference<>();
@@ -58,5 +67,25 @@ public final class Publisher {
                 }
             });
         });
+    }
+
+    /** Completes or fails an emitter on the caller's Vert.x context, when there is one and it is not the current one. */
+    private record Outcome<T>(Context context, UniEmitter<? super T> emitter) {
+
+        void complete(T item) {
+            if (context == null || Vertx.currentContext() == context) {
+                emitter.complete(item);
+            } else {
+                context.runOnContext(ignored -> emitter.complete(item));
+            }
+        }
+
+        void fail(Throwable failure) {
+            if (context == null || Vertx.currentContext() == context) {
+                emitter.fail(failure);
+            } else {
+                context.runOnContext(ignored -> emitter.fail(failure));
+            }
+        }
     }
 }
