@@ -194,15 +194,17 @@ public class AuditQueries {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<JsonObject> evaluations(@PathParam("decisionSetId") @Size(max = 128) String decisionSetId) {
         Tuple key = Tuple.of(tenant.tenant(), decisionSetId);
-        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(EXISTS)).execute(key).chain(found -> {
-            if (found.size() == 0) {
-                throw ProblemException.notFound("No decision set " + decisionSetId);
-            }
-            return pool.preparedQuery(rm.sql(EVALUATIONS_OF_SET)).execute(key).map(rows -> {
-                JsonArray evaluations = events(rows);
-                return new JsonObject().put("evaluations", evaluations).put("count", evaluations.size());
-            });
-        }));
+        // Whether the set exists and its evaluations are independent reads: pipelined on one connection, one round trip.
+        return generations.current().chain(rm -> pool.withConnection(connection -> Uni.combine().all().unis(
+                        connection.preparedQuery(rm.sql(EXISTS)).execute(key),
+                        connection.preparedQuery(rm.sql(EVALUATIONS_OF_SET)).execute(key)).asTuple()))
+                .map(found -> {
+                    if (found.getItem1().size() == 0) {
+                        throw ProblemException.notFound("No decision set " + decisionSetId);
+                    }
+                    JsonArray evaluations = events(found.getItem2());
+                    return new JsonObject().put("evaluations", evaluations).put("count", evaluations.size());
+                });
     }
 
     static Uni<JsonArray> signals(SqlClient client, ReadModel rm, String tenantId, String messageId) {
