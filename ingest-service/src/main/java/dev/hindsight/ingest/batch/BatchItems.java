@@ -107,12 +107,13 @@ final class BatchItems {
         String bodyPath = path + ".body";
         // The audit bodies are read by AuditEvents, which knows their seed envelope; the others are bound here.
         Object request = requestType == JsonNode.class ? body : reader.read(body, requestType, bodyPath, errors);
-        // An item with any problem, an unknown field included, is rejected whole: none of its events are published.
-        if (request == null && requestType != JsonNode.class || !errors.isEmpty()) {
+        // An audit body is checked as it is read, so it is read whatever else is wrong: every problem is reported.
+        if (requestType != JsonNode.class && (request == null || !errors.isEmpty())) {
             return null;
         }
+        Parsed parsed;
         try {
-            return events(type, sessionId, request, bodyPath, caller, errors);
+            parsed = events(type, sessionId, request, bodyPath, caller, errors);
         } catch (ProblemException rejected) {
             // Cross-field rules of the single-item endpoints, reported under this item's body.
             for (FieldError error : rejected.problem().errors()) {
@@ -120,6 +121,8 @@ final class BatchItems {
             }
             return null;
         }
+        // An item with any problem, an unknown field included, is rejected whole: none of its events are published.
+        return errors.isEmpty() ? parsed : null;
     }
 
     private static Class<?> requestType(String type) {

@@ -147,6 +147,18 @@ class BatchItemsTest {
     }
 
     @Test
+    void anAuditItemWithAnUnknownFieldHasItsBodyCheckedToo() throws Exception {
+        String signal = "{\"type\": \"behavior_signal\", \"extra\": 1, \"body\": {\"message_id\": \"m\", "
+                + "\"session_id\": \"s\", \"signal_type\": \"teleported\"}}";
+
+        BatchItems.Read read = ITEMS.read(batch(List.of(signal)), SENDER, null);
+
+        assertThat(read.parsed().get(0)).isNull();
+        assertThat(read.rejections().get(0)).extracting(FieldError::field)
+                .contains("items[0].extra", "items[0].body.signal_type");
+    }
+
+    @Test
     void ofDuplicateKeysTheLastCounts() throws Exception {
         byte[] batch = batch(List.of(VALID.get(2).replace("\"content\": \"out\"",
                 "\"content\": \"out\", \"content\": \"in\"")));
