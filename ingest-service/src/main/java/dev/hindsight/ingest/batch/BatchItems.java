@@ -152,7 +152,10 @@ final class BatchItems {
         return sender.withIdempotencyKey(idempotencyKey == null ? null : idempotencyKey + "#" + index);
     }
 
-    /** The item's events, or null with the reasons in {@code errors}; cross-field rules throw a 400 problem. */
+    /**
+     * The item's events; null, or events the caller discards, when {@code errors} received reasons; cross-field rules
+     * throw a 400 problem.
+     */
     private Parsed events(String type, String sessionId, Object request, String bodyPath, Caller caller,
             List<FieldError> errors) {
         return switch (type) {
@@ -169,16 +172,12 @@ final class BatchItems {
             case "complete" -> reasoning(sessionId, List.of(sessions.sessionCompleted(sessionId,
                     (SessionDetailsRequests.CompleteSession) request, caller)));
             case "decision_set" -> {
-                int before = errors.size();
                 Outgoing<DecisionEvent> event = audit.decisionSet((JsonNode) request, bodyPath, caller, errors);
-                yield event == null || errors.size() > before ? null
-                        : new Parsed(null, event.key(), List.of(), List.of(event), List.of());
+                yield event == null ? null : new Parsed(null, event.key(), List.of(), List.of(event), List.of());
             }
             case "behavior_signal" -> {
-                int before = errors.size();
                 Outgoing<SignalEvent> event = audit.signal((JsonNode) request, bodyPath, caller, errors);
-                yield event == null || errors.size() > before ? null
-                        : new Parsed(null, event.key(), List.of(), List.of(), List.of(event));
+                yield event == null ? null : new Parsed(null, event.key(), List.of(), List.of(), List.of(event));
             }
             default -> throw new IllegalArgumentException("not an item type: " + type);
         };

@@ -73,18 +73,18 @@ public final class Publisher {
     private record Outcome<T>(Context context, UniEmitter<? super T> emitter) {
 
         void complete(T item) {
-            if (context == null || Vertx.currentContext() == context) {
-                emitter.complete(item);
-            } else {
-                context.runOnContext(ignored -> emitter.complete(item));
-            }
+            deliver(() -> emitter.complete(item));
         }
 
         void fail(Throwable failure) {
+            deliver(() -> emitter.fail(failure));
+        }
+
+        private void deliver(Runnable outcome) {
             if (context == null || Vertx.currentContext() == context) {
-                emitter.fail(failure);
+                outcome.run();
             } else {
-                context.runOnContext(ignored -> emitter.fail(failure));
+                context.runOnContext(ignored -> outcome.run());
             }
         }
     }
