@@ -11,14 +11,14 @@ import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DatumWriter;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecordBase;
 
 /**
  * Reads and writes Hindsight envelopes with their generated classes, resolved directly rather than by name through Avro's
  * shared {@code SpecificData}, which looks them up in the thread's context class loader and can find a second copy
  * (as under {@code @QuarkusTest}). The writer schema comes from the registry; the reader schema is the one compiled
- * in, so events written with any earlier compatible schema are read as today's classes.
+ * in, so events written with any earlier compatible schema are read as today's classes. Generated records are written
+ * by a {@link CompiledDatumWriter}, which writes the bytes Avro's specific writer would.
  * Configured as {@code apicurio.registry.avro-datum-provider}.
  */
 public class EnvelopeDatumProvider<T> extends DefaultAvroDatumProvider<T> {
@@ -62,7 +62,7 @@ public class EnvelopeDatumProvider<T> extends DefaultAvroDatumProvider<T> {
         if (!(data instanceof SpecificRecordBase record)) {
             return super.createDatumWriter(data, schema);
         }
-        return writers.computeIfAbsent(schema, s -> new SpecificDatumWriter<>(s, model(record.getClass())));
+        return writers.computeIfAbsent(schema, s -> new CompiledDatumWriter<>(s, model(record.getClass())));
     }
 
     /**
