@@ -27,6 +27,44 @@ class EventIdsTest {
     }
 
     @Test
+    void theDigestHashesExactlyTheUtf8OfTheJoinedPartsWhateverTheirSizeAndText() {
+        Random random = new Random(11);
+        String[] alphabet = {"a", "Z", "0", " ", "\u0000", "\u007f", "\u0080", "é", "\u00ff", "Ā", "漢", "🙂",
+            "\ud800", "\udfff", "\u001f"};
+        for (int i = 0; i < 300; i++) {
+            Object[] parts = new Object[1 + random.nextInt(8)];
+            for (int p = 0; p < parts.length; p++) {
+                parts[p] = switch (random.nextInt(6)) {
+                    case 0 -> null;
+                    case 1 -> random.nextInt();
+                    default -> {
+                        // Mostly short, sometimes around and far beyond the buffer's hand-over size.
+                        int size = switch (random.nextInt(5)) {
+                            case 0 -> 16 * 1024 - 2 + random.nextInt(4);
+                            case 1 -> random.nextInt(70_000);
+                            default -> random.nextInt(300);
+                        };
+                        boolean ascii = random.nextBoolean();
+                        StringBuilder text = new StringBuilder(size);
+                        for (int c = 0; c < size; c++) {
+                            text.append(ascii ? alphabet[random.nextInt(3)] : alphabet[random.nextInt(alphabet.length)]);
+                        }
+                        yield text.toString();
+                    }
+                };
+            }
+            EventIds.Digest digest = EventIds.digest(parts[0] == null ? null : String.valueOf(parts[0]));
+            StringBuilder joined = new StringBuilder(String.valueOf(parts[0]));
+            for (int p = 1; p < parts.length; p++) {
+                digest.add(parts[p]);
+                joined.append('\u001f').append(parts[p]);
+            }
+            assertThat(digest.uuid()).as("parts %d", i)
+                    .isEqualTo(UUID.nameUUIDFromBytes(joined.toString().getBytes(StandardCharsets.UTF_8)));
+        }
+    }
+
+    @Test
     void wellFormedIdsAreExactlyThoseThePatternMatches() {
         java.util.regex.Pattern pattern = java.util.regex.Pattern.compile(EventIds.PATTERN);
         String alphabet = "aZ09._:-/ #\u00e9\u0400\n";
