@@ -28,6 +28,11 @@ import org.jboss.logging.Logger;
  *
  * <p>A load that a change overtakes is dropped, not kept: the change removes the pending entry, and its readers
  * (who asked before the change was announced) get the answer they would have got without a cache.
+ *
+ * <p>An answer is kept from its second read (unless {@code admit-first-read}): a {@link Doorkeeper} remembers which
+ * answers were read lately. Reads spread uniformly over millions of sessions otherwise each put an answer into the
+ * cache that is evicted unread; those answers outlived young collections, which took three times as long, and the
+ * p99 of such reads rose by a third (docs/benchmarks.md).
  */
 @ApplicationScoped
 public class ReadCache {
@@ -52,6 +57,7 @@ public class ReadCache {
 
     private final boolean enabled;
     private final AsyncCache<Key, Rendered> answers;
+    private final Doorkeeper doorkeeper;
     /**
      * The cached reasoning answers of each tenant, with their filters: checked against every change of the tenant. A
      * tenant's map is also its lock: an answer enters the cache and this index together, and a change checks both
@@ -65,6 +71,7 @@ public class ReadCache {
 
     public ReadCache(ReadCacheConfig config) {
         this.enabled = config.enabled();
+        this.doorkeeper = config.admitFirstRead() ? null : new Doorkeeper();
         this.answers = Caffeine.newBuilder()
                 .maximumWeight(config.maxBytes())
                 .<Key, Rendered>weigher((key, answer) -> answer.body().length + 200)
@@ -106,6 +113,10 @@ public class ReadCache {
             }
             // Readers moved to another generation (a rebuild switched over): this answer is of the old one.
             answers.asMap().remove(key, cached);
+        } else if (cached == null && doorkeeper != null && !doorkeeper.remember(key)) {
+            // Read for the first time lately: answered, not kept.
+            misses.increment();
+            return load.get();
         }
         boolean[] loading = {false};
         CompletableFuture<Rendered> pending;

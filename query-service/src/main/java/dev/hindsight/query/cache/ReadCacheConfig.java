@@ -22,4 +22,12 @@ public interface ReadCacheConfig {
      */
     @WithDefault("10m")
     Duration ttl();
+
+    /**
+     * Keep an answer the first time it is read. Off (the default): an answer is kept from its second read while the
+     * doorkeeper still remembers the first (the last 131,072 distinct answers read), so reads spread over millions
+     * of sessions, each read once, keep nothing and cost the heap nothing (docs/benchmarks.md).
+     */
+    @WithDefault("false")
+    boolean admitFirstRead();
 }

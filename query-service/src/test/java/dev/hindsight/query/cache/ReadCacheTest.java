@@ -20,7 +20,11 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Given what was cached and which changes were heard, when a reader asks, then it gets a fresh answer. */
+/**
+ * Given what was cached and which changes were heard, when a reader asks, then it gets a fresh answer. These cases
+ * keep answers from their first read, to show invalidation in the fewest reads; what the default doorkeeper admits is
+ * shown at the end.
+ */
 class ReadCacheTest {
 
     private static final Instant AT = Instant.parse("2025-10-02T10:00:00Z");
@@ -259,8 +263,61 @@ class ReadCacheTest {
         return Rendered.of(body.getBytes(StandardCharsets.UTF_8), generation, Set.of());
     }
 
+    @Test
+    void byDefaultAnAnswerIsKeptFromItsSecondRead() {
+        cache = new ReadCache(config(true, 1 << 20, false));
+        cache.open();
+
+        read("s-1", 1);
+        assertThat(cache.holdsSession("tenant-a", "s-1")).isFalse();
+        Rendered second = read("s-1", 1);
+        assertThat(cache.holdsSession("tenant-a", "s-1")).isTrue();
+        Rendered third = read("s-1", 1);
+
+        assertThat(loads).hasValue(2);
+        assertThat(third).isSameAs(second);
+    }
+
+    @Test
+    void byDefaultAnswersReadOnceEachAreNotKept() {
+        cache = new ReadCache(config(true, 1 << 30, false));
+        cache.open();
+
+        for (int i = 0; i < 10_000; i++) {
+            read("s-" + i, 1);
+        }
+        cache.cleanUp();
+
+        assertThat(loads).hasValue(10_000);
+        // A doorkeeper false positive may let a handful in; a cache that kept every first read would hold 10,000.
+        assertThat(cache.size()).isLessThan(50);
+    }
+
+    @Test
+    void byDefaultAChangeStillDropsAKeptAnswer() {
+        cache = new ReadCache(config(true, 1 << 20, false));
+        cache.open();
+        read("s-1", 1);
+        read("s-1", 1);
+
+        cache.invalidate(List.of(new Change("tenant-a", "session", "s-1", AT)));
+        Rendered after = read("s-1", 1);
+
+        assertThat(loads).hasValue(3);
+        assertThat(new String(after.body(), StandardCharsets.UTF_8)).startsWith("s-1 v3");
+    }
+
     private static ReadCacheConfig config(boolean enabled, long maxBytes) {
+        return config(enabled, maxBytes, true);
+    }
+
+    private static ReadCacheConfig config(boolean enabled, long maxBytes, boolean admitFirstRead) {
         return new ReadCacheConfig() {
+            @Override
+            public boolean admitFirstRead() {
+                return admitFirstRead;
+            }
+
             @Override
             public boolean enabled() {
                 return enabled;
