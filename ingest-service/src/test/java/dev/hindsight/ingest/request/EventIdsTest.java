@@ -38,7 +38,7 @@ class EventIdsTest {
                     case 0 -> null;
                     case 1 -> random.nextInt();
                     default -> {
-                        // Mostly short, sometimes around and far beyond the buffer's hand-over size.
+                        // Mostly short, sometimes around 16 KB and far beyond it.
                         int size = switch (random.nextInt(5)) {
                             case 0 -> 16 * 1024 - 2 + random.nextInt(4);
                             case 1 -> random.nextInt(70_000);
