@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Collection;
+import java.util.ConcurrentModificationException;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -196,10 +197,7 @@ final class CompiledDatumWriter<T> implements DatumWriter<T> {
                     written++;
                 }
                 out.writeArrayEnd();
-                if (written != size) {
-                    throw new java.util.ConcurrentModificationException(
-                            "array at " + path + " changed size while written: " + size + " then " + written);
-                }
+                requireWritten(size, written, "array", path);
             };
         }
 
@@ -217,10 +215,7 @@ final class CompiledDatumWriter<T> implements DatumWriter<T> {
                     written++;
                 }
                 out.writeMapEnd();
-                if (written != size) {
-                    throw new java.util.ConcurrentModificationException(
-                            "map at " + path + " changed size while written: " + size + " then " + written);
-                }
+                requireWritten(size, written, "map", path);
             };
         }
 
@@ -297,6 +292,14 @@ final class CompiledDatumWriter<T> implements DatumWriter<T> {
                 byClass.put(type, index);
             }
             return index;
+        }
+    }
+
+    /** The count written before the items must be the number of items written, or the bytes cannot be read back. */
+    private static void requireWritten(int size, int written, String type, String path) {
+        if (written != size) {
+            throw new ConcurrentModificationException(
+                    type + " at " + path + " changed size while written: " + size + " then " + written);
         }
     }
 
