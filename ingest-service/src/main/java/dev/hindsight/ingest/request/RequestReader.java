@@ -1,6 +1,11 @@
 package dev.hindsight.ingest.request;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +16,7 @@ import dev.hindsight.platform.problem.Problem.FieldError;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -42,17 +48,61 @@ public class RequestReader {
         try {
             value = json.treeToValue(node, type);
         } catch (JsonProcessingException e) {
-            String field = e instanceof JsonMappingException m ? FieldPaths.of(m.getPath()) : "$";
-            String message = e instanceof UnrecognizedPropertyException u ? "unknown field '" + u.getPropertyName() + "'"
-                    : e instanceof InvalidFormatException f && f.getTargetType() != null && f.getTargetType().isEnum()
-                            ? "must be one of " + String.join(", ", java.util.Arrays.stream(
-                                    f.getTargetType().getEnumConstants()).map(String::valueOf).toList())
-                            : e instanceof InvalidFormatException f && f.getTargetType() != null
-                                    ? "cannot read '" + f.getValue() + "' as " + f.getTargetType().getSimpleName()
-                                    : "wrong type: " + e.getOriginalMessage();
-            errors.add(new FieldError(join(prefix, field.equals("$") ? "" : field), message));
+            errors.add(bindingError(e, prefix));
             return null;
         }
+        return validated(value, type, prefix, errors);
+    }
+
+    /**
+     * The request bound straight from {@code parser}, positioned on the value's first token, without building a tree
+     * of it first; or null when {@code errors} received the reasons. Either way the parser is left on the value's last
+     * token, so the caller reads on after it. Malformed JSON (which Jackson reports wrapped in a binding error) is
+     * thrown as it is: the whole body is unreadable, not this value.
+     */
+    public <T> T read(JsonParser parser, Class<T> type, String prefix, List<FieldError> errors) throws IOException {
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            errors.add(new FieldError(prefix.isEmpty() ? "$" : prefix, "must be an object"));
+            parser.skipChildren();
+            return null;
+        }
+        JsonStreamContext around = parser.getParsingContext().getParent();
+        T value;
+        try {
+            value = json.readValue(parser, type);
+        } catch (JsonMappingException e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof JsonProcessingException unreadable && !(cause instanceof JsonMappingException)
+                        && !(cause instanceof InputCoercionException)) {
+                    throw unreadable;
+                }
+            }
+            errors.add(bindingError(e, prefix));
+            // Binding stopped somewhere inside the value: read on to its end (the context around it again).
+            while (parser.getParsingContext() != around) {
+                if (parser.nextToken() == null) {
+                    throw new JsonEOFException(parser, null, "Unexpected end of input inside " + prefix);
+                }
+            }
+            return null;
+        }
+        return validated(value, type, prefix, errors);
+    }
+
+    /** What a binding failure says, under {@code prefix}. */
+    private static FieldError bindingError(JsonProcessingException e, String prefix) {
+        String field = e instanceof JsonMappingException m ? FieldPaths.of(m.getPath()) : "$";
+        String message = e instanceof UnrecognizedPropertyException u ? "unknown field '" + u.getPropertyName() + "'"
+                : e instanceof InvalidFormatException f && f.getTargetType() != null && f.getTargetType().isEnum()
+                        ? "must be one of " + String.join(", ", java.util.Arrays.stream(
+                                f.getTargetType().getEnumConstants()).map(String::valueOf).toList())
+                        : e instanceof InvalidFormatException f && f.getTargetType() != null
+                                ? "cannot read '" + f.getValue() + "' as " + f.getTargetType().getSimpleName()
+                                : "wrong type: " + e.getOriginalMessage();
+        return new FieldError(join(prefix, field.equals("$") ? "" : field), message);
+    }
+
+    private <T> T validated(T value, Class<T> type, String prefix, List<FieldError> errors) {
         List<FieldError> found = violations(value, type);
         if (found.isEmpty()) {
             return value;

@@ -170,6 +170,82 @@ class BatchItemsTest {
     }
 
     @Test
+    void anItemReadsTheSameWhateverTheOrderOfItsFields() throws Exception {
+        // Producers usually write the type first, and the body is bound as it is read; written last, the type is only
+        // known after the body, which is kept as tokens and bound then. Both give the same events.
+        List<String> typeLast = VALID.stream().map(item -> {
+            int body = item.indexOf("\"body\"");
+            String head = item.substring(1, body).trim();
+            return "{" + item.substring(body, item.length() - 1) + ", " + head.substring(0, head.length() - 1) + "}";
+        }).toList();
+        assertThat(typeLast.get(2)).startsWith("{\"body\"").endsWith("\"type\": \"messages\", \"session_id\": \"s-1\"}");
+
+        BatchItems.Read first = ITEMS.read(batch(VALID), SENDER, null);
+        BatchItems.Read last = ITEMS.read(batch(typeLast), SENDER, null);
+
+        assertThat(last.rejections()).allMatch(List::isEmpty);
+        for (int i = 0; i < VALID.size(); i++) {
+            assertThat(last.parsed().get(i)).as(typeLast.get(i)).usingRecursiveComparison()
+                    .isEqualTo(first.parsed().get(i));
+        }
+    }
+
+    @Test
+    void aBodyThatFailsToBindLeavesTheRestOfTheBatchReadable() throws Exception {
+        // Binding stops at the first wrong value, deep inside the body; the reader must find the body's end and go
+        // on with the item's other fields and the next items.
+        String wrongDeep = VALID.get(2).replace("\"step_order\": 2", "\"step_order\": {\"a\": [1, {\"b\": 2}]}")
+                .replace("{\"type\": \"messages\", \"session_id\": \"s-1\", \"body\"", "{\"type\": \"messages\", \"body\"")
+                .replaceFirst("}$", ", \"session_id\": \"s-1\"}");
+        String overflow = VALID.get(5).replace("{\"outcome\"", "{\"budget\": 1, \"outcome\"");
+        String hugeIndex = VALID.get(2).replace("\"message_index\": 3", "\"message_index\": 99999999999999999999");
+
+        BatchItems.Read read = ITEMS.read(batch(List.of(wrongDeep, VALID.get(0), overflow, hugeIndex, VALID.get(5))),
+                SENDER, null);
+
+        assertThat(read.parsed()).hasSize(5);
+        assertThat(read.rejections().get(0)).extracting(FieldError::field)
+                .containsExactly("items[0].body.messages[1].thinking_steps[0].step_order");
+        assertThat(read.rejections().get(2)).extracting(FieldError::field).containsExactly("items[2].body.budget");
+        assertThat(read.rejections().get(3)).extracting(FieldError::field)
+                .containsExactly("items[3].body.messages[3].message_index");
+        assertThat(read.parsed().get(0)).isNull();
+        assertThat(read.parsed().get(2)).isNull();
+        assertThat(read.parsed().get(3)).isNull();
+        assertThat(read.parsed().get(1)).isNotNull();
+        assertThat(read.parsed().get(4)).isNotNull();
+        assertThat(read.rejections().get(4)).isEmpty();
+    }
+
+    @Test
+    void malformedJsonInsideABodyRefusesTheWholeBatch() {
+        // Jackson reports a syntax error met while binding as a binding error of the field it was in; it is still the
+        // whole body that cannot be read, as when it is met between items.
+        for (String bad : List.of(VALID.get(2).replace("\"role\": \"tool\"", "\"role\": tool"),
+                VALID.get(2).replace("\"message_index\": 3", "\"message_index\": 03"),
+                VALID.get(2).replace("\"n\": 1.5", "\"n\": 1.5e"),
+                VALID.get(5).replace("\"success\"", "\"success"),
+                VALID.get(6).replace("\"v2\"]", "\"v2\"}"))) {
+            assertThatThrownBy(() -> ITEMS.read(batch(List.of(VALID.get(0), bad)), SENDER, null)).as(bad)
+                    .isInstanceOf(JsonProcessingException.class)
+                    .isNotInstanceOf(com.fasterxml.jackson.databind.JsonMappingException.class);
+        }
+    }
+
+    @Test
+    void aFieldOfAnItemGivenTwiceRejectsIt() throws Exception {
+        // Which of two types or bodies was meant cannot be known; the body may already be bound as the first type.
+        for (String twice : List.of(VALID.get(5).replace("{\"type\": \"complete\"", "{\"type\": \"complete\", \"type\": \"session\""),
+                VALID.get(5).replace("\"session_id\": \"s-1\"", "\"session_id\": \"s-1\", \"session_id\": \"s-2\""),
+                VALID.get(5).replaceFirst("}$", ", \"body\": {\"outcome\": \"failure\"}}"))) {
+            BatchItems.Read read = ITEMS.read(batch(List.of(twice)), SENDER, null);
+
+            assertThat(read.parsed().get(0)).as(twice).isNull();
+            assertThat(read.rejections().get(0)).as(twice).extracting(FieldError::message).contains("given more than once");
+        }
+    }
+
+    @Test
     void whatIsNotABatchIsRefusedWhole() {
         String tooMany = IntStream.rangeClosed(0, BatchItems.MAX_ITEMS).mapToObj(i -> VALID.get(5))
                 .collect(Collectors.joining(",", "{\"items\": [", "]}"));
