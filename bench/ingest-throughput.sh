@@ -42,11 +42,17 @@ java -cp "$KAFKA_LIBS" org.apache.kafka.tools.TopicCommand --bootstrap-server "$
   --create --if-not-exists --topic bench.raw --partitions 6 --replication-factor 1 >/dev/null
 records=$((ours * SECONDS_RUN * 2))
 [ "$records" -gt 200000 ] || records=200000
+# ingest's own producer settings, read from its configuration so the two sides cannot drift apart.
+setting() {
+  sed -n "s/^mp\.messaging\.connector\.smallrye-kafka\.$1=//p" "$ROOT/ingest-service/src/main/resources/application.properties"
+}
+PRODUCER_SETTINGS=(acks="$(setting acks)" enable.idempotence="$(setting enable.idempotence)" \
+  linger.ms="$(setting linger.ms)" compression.type="$(setting compression.type)")
+echo "producer settings: ${PRODUCER_SETTINGS[*]}"
 raw_run() {
   java -Xmx512m -cp "$KAFKA_LIBS" org.apache.kafka.tools.ProducerPerformance --topic bench.raw \
     --num-records "$1" --record-size "$size" --throughput -1 \
-    --producer-props bootstrap.servers="$HINDSIGHT_KAFKA_BOOTSTRAP" acks=all enable.idempotence=true linger.ms=0 \
-    compression.type=lz4 2>/dev/null | tail -n 1
+    --producer-props bootstrap.servers="$HINDSIGHT_KAFKA_BOOTSTRAP" "${PRODUCER_SETTINGS[@]}" 2>/dev/null | tail -n 1
 }
 # The broker warms up too: on a freshly started broker, back-to-back runs went 216k, 225k, 254k, 267k records/s and
 # settled at 300k-360k (docs/benchmarks.md). Unwarmed, the raw rate comes out low and the ratio high.
