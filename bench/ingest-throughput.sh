@@ -56,10 +56,16 @@ raw_run() {
 }
 # The broker warms up too: on a freshly started broker, back-to-back runs went 216k, 225k, 254k, 267k records/s and
 # settled at 300k-360k (docs/benchmarks.md). Unwarmed, the raw rate comes out low and the ratio high.
-echo "broker warm-up: $(raw_run "$records")"
+rate() { sed -n 's/.*records sent, \([0-9.]*\) records\/sec.*/\1/p' | cut -d. -f1; }
+raw_run "$records" | tee /tmp/hindsight-bench-raw-warmup.txt | sed 's/^/broker warm-up: /'
 raw_run "$records" | tee /tmp/hindsight-bench-raw.txt
-raw=$(sed -n 's/.*records sent, \([0-9.]*\) records\/sec.*/\1/p' /tmp/hindsight-bench-raw.txt | cut -d. -f1)
+raw=$(rate < /tmp/hindsight-bench-raw.txt)
+warm=$(rate < /tmp/hindsight-bench-raw-warmup.txt)
+best=$(( raw > warm ? raw : warm ))
 
 echo "== ratio ingest / raw broker: $(awk -v a="$ours" -v b="$raw" 'BEGIN { printf "%.2f", a / b }')x  (goal >= 0.5x)"
+# The raw rate of one pass swings (422k after 688k in the pass before it, docs/benchmarks.md): the stricter figure
+# takes the faster of the two passes.
+echo "   against the faster raw pass ($best records/s): $(awk -v a="$ours" -v b="$best" 'BEGIN { printf "%.2f", a / b }')x"
 java -cp "$KAFKA_LIBS" org.apache.kafka.tools.TopicCommand --bootstrap-server "$HINDSIGHT_KAFKA_BOOTSTRAP" \
   --delete --topic bench.raw >/dev/null 2>&1 || true
