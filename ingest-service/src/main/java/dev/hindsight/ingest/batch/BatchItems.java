@@ -134,6 +134,7 @@ final class BatchItems {
         String sessionId = null;
         boolean sessionIdGiven = false;
         boolean bodyGiven = false;
+        boolean repeated = false;
         // The body as bound while reading (when the type came first, as producers write it), else kept as tokens.
         Object request = null;
         TokenBuffer pending = null;
@@ -145,6 +146,7 @@ final class BatchItems {
                 case "type" -> {
                     if (type != null) {
                         errors.add(new FieldError(path + ".type", "given more than once"));
+                        repeated = true;
                     }
                     type = value == JsonToken.VALUE_STRING ? parser.getText() : "";
                     parser.skipChildren();
@@ -152,6 +154,7 @@ final class BatchItems {
                 case "session_id" -> {
                     if (sessionIdGiven) {
                         errors.add(new FieldError(path + ".session_id", "given more than once"));
+                        repeated = true;
                     }
                     sessionIdGiven = true;
                     sessionId = value == JsonToken.VALUE_STRING ? parser.getText() : null;
@@ -160,6 +163,7 @@ final class BatchItems {
                 case "body" -> {
                     if (bodyGiven) {
                         errors.add(new FieldError(path + ".body", "given more than once"));
+                        repeated = true;
                     }
                     bodyGiven = true;
                     Class<?> known = type == null ? null : requestType(type);
@@ -184,6 +188,10 @@ final class BatchItems {
         }
         if (isSessionScoped(type) && !isSessionId(sessionId)) {
             errors.add(new FieldError(path + ".session_id", "required: " + EventIds.MESSAGE + ", at most 128"));
+        }
+        if (repeated) {
+            // Which value was meant cannot be known, and the body may be bound as the first of two types.
+            return null;
         }
         String bodyPath = path + ".body";
         if (pending != null) {

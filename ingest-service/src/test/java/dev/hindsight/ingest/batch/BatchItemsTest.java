@@ -236,6 +236,8 @@ class BatchItemsTest {
     void aFieldOfAnItemGivenTwiceRejectsIt() throws Exception {
         // Which of two types or bodies was meant cannot be known; the body may already be bound as the first type.
         for (String twice : List.of(VALID.get(5).replace("{\"type\": \"complete\"", "{\"type\": \"complete\", \"type\": \"session\""),
+                VALID.get(5).replaceFirst("}$", ", \"type\": \"decision_set\"}"),
+                VALID.get(6).replaceFirst("}$", ", \"type\": \"complete\"}"),
                 VALID.get(5).replace("\"session_id\": \"s-1\"", "\"session_id\": \"s-1\", \"session_id\": \"s-2\""),
                 VALID.get(5).replaceFirst("}$", ", \"body\": {\"outcome\": \"failure\"}}"))) {
             BatchItems.Read read = ITEMS.read(batch(List.of(twice)), SENDER, null);
