@@ -44,7 +44,11 @@ records=$((ours * SECONDS_RUN * 2))
 [ "$records" -gt 200000 ] || records=200000
 # ingest's own producer settings, read from its configuration so the two sides cannot drift apart.
 setting() {
-  sed -n "s/^mp\.messaging\.connector\.smallrye-kafka\.$1=//p" "$ROOT/ingest-service/src/main/resources/application.properties"
+  local value
+  value=$(sed -n "s/^mp\.messaging\.connector\.smallrye-kafka\.$1=//p" \
+    "$ROOT/ingest-service/src/main/resources/application.properties")
+  [ -n "$value" ] || { echo "bench: ingest's application.properties sets no $1" >&2; exit 1; }
+  echo "$value"
 }
 PRODUCER_SETTINGS=(acks="$(setting acks)" enable.idempotence="$(setting enable.idempotence)" \
   linger.ms="$(setting linger.ms)" compression.type="$(setting compression.type)")
