@@ -21,7 +21,9 @@ import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Reads a batch body into its items: each item's events, or every reason it is rejected, named by its path
@@ -132,8 +134,7 @@ final class BatchItems {
         }
         String type = null;
         String sessionId = null;
-        boolean sessionIdGiven = false;
-        boolean bodyGiven = false;
+        Set<String> given = new HashSet<>(4);
         boolean repeated = false;
         // The body as bound while reading (when the type came first, as producers write it), else kept as tokens.
         Object request = null;
@@ -142,30 +143,25 @@ final class BatchItems {
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
             JsonToken value = parser.nextToken();
+            if (!given.add(name)) {
+                // Reported once: an unknown field when first seen, one of the item's own fields as repeated.
+                if (name.equals("type") || name.equals("session_id") || name.equals("body")) {
+                    errors.add(new FieldError(path + "." + name, "given more than once"));
+                    repeated = true;
+                }
+                parser.skipChildren();
+                continue;
+            }
             switch (name) {
                 case "type" -> {
-                    if (type != null) {
-                        errors.add(new FieldError(path + ".type", "given more than once"));
-                        repeated = true;
-                    }
                     type = value == JsonToken.VALUE_STRING ? parser.getText() : "";
                     parser.skipChildren();
                 }
                 case "session_id" -> {
-                    if (sessionIdGiven) {
-                        errors.add(new FieldError(path + ".session_id", "given more than once"));
-                        repeated = true;
-                    }
-                    sessionIdGiven = true;
                     sessionId = value == JsonToken.VALUE_STRING ? parser.getText() : null;
                     parser.skipChildren();
                 }
                 case "body" -> {
-                    if (bodyGiven) {
-                        errors.add(new FieldError(path + ".body", "given more than once"));
-                        repeated = true;
-                    }
-                    bodyGiven = true;
                     Class<?> known = type == null ? null : requestType(type);
                     if (known == null) {
                         pending = new TokenBuffer(parser);
@@ -199,7 +195,7 @@ final class BatchItems {
                 buffered.nextToken();
                 request = body(buffered, requestType, bodyPath, bodyErrors);
             }
-        } else if (!bodyGiven && requestType != JsonNode.class) {
+        } else if (!given.contains("body") && requestType != JsonNode.class) {
             bodyErrors.add(new FieldError(bodyPath, "must be an object"));
         }
         errors.addAll(bodyErrors);
