@@ -77,12 +77,10 @@ final class BatchItems {
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
                 JsonToken value = parser.nextToken();
-                if ("items".equals(name)) {
-                    read = value == JsonToken.START_ARRAY ? items(parser, sender, idempotencyKey) : null;
-                    if (value != JsonToken.START_ARRAY) {
-                        parser.skipChildren();
-                    }
+                if ("items".equals(name) && value == JsonToken.START_ARRAY) {
+                    read = items(parser, sender, idempotencyKey);
                 } else {
+                    read = "items".equals(name) ? null : read;
                     parser.skipChildren();
                 }
             }
@@ -221,7 +219,6 @@ final class BatchItems {
     /** The body the parser is on, as its request type (a JSON tree for the audit types, which AuditEvents reads). */
     private Object body(JsonParser parser, Class<?> requestType, String bodyPath, List<FieldError> errors)
             throws IOException {
-        errors.clear();
         return requestType == JsonNode.class ? json.readTree(parser) : reader.read(parser, requestType, bodyPath, errors);
     }
 

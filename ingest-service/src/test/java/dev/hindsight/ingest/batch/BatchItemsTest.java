@@ -220,15 +220,20 @@ class BatchItemsTest {
     @Test
     void malformedJsonInsideABodyRefusesTheWholeBatch() {
         // Jackson reports a syntax error met while binding as a binding error of the field it was in; it is still the
-        // whole body that cannot be read, as when it is met between items.
-        for (String bad : List.of(VALID.get(2).replace("\"role\": \"tool\"", "\"role\": tool"),
-                VALID.get(2).replace("\"message_index\": 3", "\"message_index\": 03"),
-                VALID.get(2).replace("\"n\": 1.5", "\"n\": 1.5e"),
-                VALID.get(5).replace("\"success\"", "\"success"),
-                VALID.get(6).replace("\"v2\"]", "\"v2\"}"))) {
-            assertThatThrownBy(() -> ITEMS.read(batch(List.of(VALID.get(0), bad)), SENDER, null)).as(bad)
+        // whole body that cannot be read, as when it is met between items, and the answer names the syntax error
+        // itself (not whatever reading on past it would stumble over next).
+        Map<String, String> malformed = new LinkedHashMap<>();
+        malformed.put(VALID.get(2).replace("\"role\": \"tool\"", "\"role\": tool"), "Unrecognized token 'tool'");
+        malformed.put(VALID.get(2).replace("\"message_index\": 3", "\"message_index\": 03"), "Leading zeroes");
+        malformed.put(VALID.get(2).replace("\"n\": 1.5", "\"n\": 1.5e"), "Exponent indicator not followed by a digit");
+        malformed.put(VALID.get(5).replace("\"success\"", "\"success"), "was expecting comma");
+        malformed.put(VALID.get(6).replace("\"v2\"]", "\"v2\"}"), "Unexpected close marker '}'");
+        for (Map.Entry<String, String> bad : malformed.entrySet()) {
+            assertThatThrownBy(() -> ITEMS.read(batch(List.of(VALID.get(0), bad.getKey())), SENDER, null))
+                    .as(bad.getKey())
                     .isInstanceOf(JsonProcessingException.class)
-                    .isNotInstanceOf(com.fasterxml.jackson.databind.JsonMappingException.class);
+                    .isNotInstanceOf(com.fasterxml.jackson.databind.JsonMappingException.class)
+                    .hasMessageContaining(bad.getValue());
         }
     }
 
