@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hindsight.evaluation.config.EvaluationConfig;
+import dev.hindsight.platform.json.StorableText;
 import io.smallrye.mutiny.Uni;
 import java.io.IOException;
 import java.net.URI;
@@ -97,7 +98,9 @@ public final class ChatCompletionsClient {
                 throw new CompletionFailed(response.statusCode(), "chat completions answered without content: "
                         + excerpt(response.body()));
             }
-            return content.asText();
+            // A model's answer is not the producer's to correct, so it is not refused: what no store can hold (NUL,
+            // lone surrogates) becomes U+FFFD, and the summary or verdict built from it can always be stored.
+            return StorableText.repaired(content.asText());
         } catch (IOException e) {
             throw new CompletionFailed(response.statusCode(), "chat completions answered unreadable JSON: "
                     + excerpt(response.body()));

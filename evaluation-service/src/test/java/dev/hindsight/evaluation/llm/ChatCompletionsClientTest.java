@@ -127,6 +127,16 @@ class ChatCompletionsClientTest {
     }
 
     @Test
+    void anAnswerNoStoreCanHoldIsRepairedNotRefused() {
+        // Escaped in the JSON text, as a model's API would send them.
+        server.answer(200, """
+                {"choices": [{"message": {"role": "assistant",
+                  "content": "Sold\\u0000 at the stop \\ud800\\ud83d\\ude00"}}]}""");
+
+        assertThat(complete(client())).isEqualTo("Sold\uFFFD at the stop \uFFFD\uD83D\uDE00");
+    }
+
+    @Test
     void namesItsModel() {
         assertThat(client().model()).isEqualTo("gpt-test");
     }

@@ -13,7 +13,9 @@ import dev.hindsight.ingest.session.SessionEventMapper;
 import dev.hindsight.ingest.session.StartSessionRequest;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.json.UnstorableValueException;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
+import dev.hindsight.platform.problem.FieldPaths;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
@@ -104,8 +106,10 @@ public class JsonlImportResource {
             try {
                 collect(json.readTree(lines[i]), messages);
             } catch (JsonProcessingException | IllegalArgumentException e) {
-                rejected.add(new FieldError("line " + (i + 1), e instanceof JsonProcessingException j
-                        ? "not JSON: " + j.getOriginalMessage() : e.getMessage()));
+                rejected.add(new FieldError("line " + (i + 1), e instanceof UnstorableValueException u
+                        ? FieldPaths.of(u.getPath()) + " " + u.reason()
+                        : e instanceof JsonProcessingException j ? "not JSON: " + j.getOriginalMessage()
+                        : e.getMessage()));
             }
         }
         var start = new StartSessionRequest(null, null, StartSessionRequest.Kind.TRADING,

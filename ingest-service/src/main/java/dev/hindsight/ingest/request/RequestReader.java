@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.hindsight.platform.json.UnstorableValueException;
 import dev.hindsight.platform.problem.FieldPaths;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -92,7 +93,8 @@ public class RequestReader {
     /** What a binding failure says, under {@code prefix}. */
     private static FieldError bindingError(JsonProcessingException e, String prefix) {
         String field = e instanceof JsonMappingException m ? FieldPaths.of(m.getPath()) : "$";
-        String message = e instanceof UnrecognizedPropertyException u ? "unknown field '" + u.getPropertyName() + "'"
+        String message = e instanceof UnstorableValueException u ? u.reason()
+                : e instanceof UnrecognizedPropertyException u ? "unknown field '" + u.getPropertyName() + "'"
                 : e instanceof InvalidFormatException f && f.getTargetType() != null && f.getTargetType().isEnum()
                         ? "must be one of " + String.join(", ", java.util.Arrays.stream(
                                 f.getTargetType().getEnumConstants()).map(String::valueOf).toList())

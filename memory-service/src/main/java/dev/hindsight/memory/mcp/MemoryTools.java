@@ -9,6 +9,7 @@ import dev.hindsight.memory.bank.MemoryBank;
 import dev.hindsight.memory.bank.NewMemory;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.json.StorableText;
 import dev.hindsight.platform.problem.ProblemException;
 import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolArg;
@@ -74,6 +75,7 @@ public class MemoryTools {
         Caller caller = caller(Scopes.READ);
         String project = project(projectId);
         require(query != null && !query.isBlank() && query.length() <= 4_000, "query must be 1-4000 characters");
+        storable("query", query);
         int max = limit == null ? DEFAULT_LIMIT : limit;
         require(max >= 1 && max <= MAX_LIMIT, "limit must be between 1 and " + MAX_LIMIT);
         return bank.search(caller, project, query, max, null, "mcp")
@@ -103,10 +105,13 @@ public class MemoryTools {
         require(content != null && !content.isBlank() && content.length() <= 20_000,
                 "content must be 1-20000 characters");
         require("success".equals(outcome) || "failure".equals(outcome), "outcome must be success or failure");
+        storable("title", title);
+        storable("content", content);
         List<String> cleanTags = tags == null ? List.of() : tags.stream().filter(t -> t != null && !t.isBlank())
                 .map(String::strip).distinct().toList();
         require(cleanTags.size() <= 32 && cleanTags.stream().allMatch(t -> t.length() <= 64),
                 "at most 32 tags of at most 64 characters");
+        cleanTags.forEach(tag -> storable("tags", tag));
         return bank.record(caller, project, new NewMemory(title.strip(), null, content, outcome, cleanTags, List.of()))
                 .map(m -> new RecordResult(m.id().toString(), MemoryJson.SCRUBBER.scrub(m.title()), m.outcome(),
                         MemoryJson.round(m.confidence())))
@@ -165,6 +170,15 @@ public class MemoryTools {
         } catch (IllegalArgumentException e) {
             throw new ToolCallException("No memory " + id + " for this tenant");
         }
+    }
+
+    /**
+     * Tool arguments do not pass through the REST layer's JSON reading, so the rule for text that can be stored is
+     * applied here: the same refusal, as a tool error naming the argument.
+     */
+    private static void storable(String argument, String text) {
+        String problem = StorableText.problem(text);
+        require(problem == null, argument + " " + problem);
     }
 
     private static void require(boolean condition, String message) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.hindsight.platform.json.UnstorableValueException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -50,7 +51,9 @@ public class ProblemMappers {
     public Response unreadable(JsonProcessingException e, UriInfo uri) {
         String field = e instanceof JsonMappingException m ? FieldPaths.of(m.getPath()) : "$";
         String message;
-        if (e instanceof UnrecognizedPropertyException u) {
+        if (e instanceof UnstorableValueException u) {
+            message = u.reason();
+        } else if (e instanceof UnrecognizedPropertyException u) {
             message = "unknown field '" + u.getPropertyName() + "'";
         } else if (e instanceof InvalidFormatException f && f.getTargetType() != null && f.getTargetType().isEnum()) {
             message = "must be one of " + java.util.Arrays.stream(f.getTargetType().getEnumConstants())
@@ -82,6 +85,11 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response web(WebApplicationException e, UriInfo uri) {
+        if (e.getCause() instanceof JsonProcessingException unreadable) {
+            // Quarkus REST wraps a body Jackson could not bind (other than a mismatched input) in a bare 400: answer
+            // with what Jackson said, and where.
+            return unreadable(unreadable, uri);
+        }
         Response original = e.getResponse();
         int status = original.getStatus();
         Response.ResponseBuilder response = respond(Problem.of(status,
