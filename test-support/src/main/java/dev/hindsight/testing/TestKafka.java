@@ -16,6 +16,9 @@ public final class TestKafka {
     /** Partitions of the topics the tests create: more than one, so per-key ordering is really exercised. */
     public static final int PARTITIONS = 3;
 
+    /** The largest event its topics take: the services' default ({@code hindsight.kafka.max-message-bytes}). */
+    public static final int MAX_MESSAGE_BYTES = 5_242_880;
+
     private static KafkaClusterTestKit cluster;
 
     private TestKafka() {
@@ -28,7 +31,7 @@ public final class TestKafka {
             String servers = cluster.bootstrapServers();
             TopicProvisioner.ensure(servers,
                     Arrays.stream(HindsightTopic.values()).map(HindsightTopic::defaultName).toList(), List.of(),
-                    PARTITIONS, (short) 1);
+                    PARTITIONS, (short) 1, MAX_MESSAGE_BYTES);
         }
         return cluster.bootstrapServers();
     }

@@ -144,12 +144,35 @@ public class EventLog {
                     LOG.errorf(failure, "Could not serialize %d event(s)", count);
                     return new IllegalStateException("Could not serialize the events", failure);
                 })
-                .onFailure(failure -> !(failure instanceof IllegalStateException)).transform(failure -> {
+                .onFailure(EventLog::isTooLarge).transform(failure -> {
+                    // The producer's request cannot fit the topic: retrying never helps, and Kafka is not away.
+                    LOG.warnf("Refused %d event(s) too large for the event log: %s", count, failure.toString());
+                    return tooLarge();
+                })
+                .onFailure(failure -> !(failure instanceof IllegalStateException)
+                        && !(failure instanceof ProblemException)).transform(failure -> {
                     openUntil.set(System.nanoTime() + openFor.toNanos());
                     LOG.warnf("Kafka did not acknowledge %d event(s) (%s); answering 503 for the next %d s", count,
                             failure.toString(), openFor.toSeconds());
                     return unavailable();
                 });
+    }
+
+    private static boolean isTooLarge(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof org.apache.kafka.common.errors.RecordTooLargeException
+                    || cause instanceof org.apache.kafka.common.errors.RecordBatchTooLargeException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The answer when an event is larger than the topic takes: nothing was accepted, and a retry cannot help. */
+    public static ProblemException tooLarge() {
+        return new ProblemException(Problem.of(413, "Payload too large", "An event of this request is larger than "
+                + "the event log takes (hindsight.kafka.max-message-bytes); nothing was accepted. Send less per "
+                + "message."));
     }
 
     private static boolean isSerializationFailure(Throwable failure) {

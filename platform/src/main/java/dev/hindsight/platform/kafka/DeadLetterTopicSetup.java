@@ -39,7 +39,7 @@ public class DeadLetterTopicSetup {
         if (topics.provisionTopics()) {
             TopicProvisioner.ensure(config.getValue("kafka.bootstrap.servers", String.class), List.of(),
                     deadLetters.stream().map(DeadLetter::deadLetterTopic).toList(), topics.partitions(),
-                    topics.replicationFactor());
+                    topics.replicationFactor(), topics.maxMessageBytes());
         }
         if (registry.registerOnStart()) {
             SchemaRegistrar registrar = new SchemaRegistrar(registry.url());

@@ -24,4 +24,13 @@ public interface KafkaTopicsConfig {
     /** Replication factor of created topics (1 on a single local broker, 3 in production). */
     @WithDefault("1")
     short replicationFactor();
+
+    /**
+     * The largest event a topic takes ({@code max.message.bytes} of the topics it creates, and every producer's
+     * {@code max.request.size}). An event is at most about as large as the request body that carried it, so the
+     * default is ingest's 4 MiB body limit plus room for the envelope: an event ingest accepts always fits, and so does
+     * its dead letter. Kafka's own default, 1 MiB, would refuse a valid 3 MB message.
+     */
+    @WithDefault("5242880")
+    int maxMessageBytes();
 }

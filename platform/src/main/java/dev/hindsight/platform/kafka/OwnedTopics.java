@@ -27,7 +27,7 @@ public final class OwnedTopics {
         List<String> names = owned.stream().map(t -> name(config, t)).toList();
         if (topics.provisionTopics()) {
             TopicProvisioner.ensure(config.getValue("kafka.bootstrap.servers", String.class), names, List.of(),
-                    topics.partitions(), topics.replicationFactor());
+                    topics.partitions(), topics.replicationFactor(), topics.maxMessageBytes());
             LOG.infof("Topics ready: %s", names);
         }
         if (registry.registerOnStart()) {

@@ -49,6 +49,9 @@ import java.util.stream.Stream;
  */
 final class Invariants {
 
+    /** The largest event the services send: hindsight.kafka.max-message-bytes, as the platform defaults it. */
+    static final long MAX_EVENT_BYTES = 5_242_880;
+
     /**
      * Topics a service is announced to write (ARCHITECTURE.md, issue #6) before its configuration has landed: used only
      * while that service declares no Kafka channel at all. memory-service writes hindsight.memory.v1 and dead-letters
@@ -289,6 +292,12 @@ final class Invariants {
             }
             if (overlay.equals("prod") && (replicas != 3 || minIsr != 2)) {
                 fail(where + " must have 3 replicas and min.insync.replicas 2 in prod, has " + replicas + " and " + minIsr);
+            }
+            long largest = Long.parseLong(String.valueOf(config.getOrDefault("max.message.bytes", "1048588")));
+            if (largest < MAX_EVENT_BYTES) {
+                fail(where + " takes events up to " + largest + " bytes (max.message.bytes); the services send up to "
+                        + MAX_EVENT_BYTES + " (hindsight.kafka.max-message-bytes), so an acknowledged request could "
+                        + "carry an event it refuses");
             }
             String cleanup = String.valueOf(config.getOrDefault("cleanup.policy", "delete"));
             long retention = Long.parseLong(String.valueOf(config.getOrDefault("retention.ms", "604800000")));
