@@ -228,7 +228,7 @@ public final class SessionEventMapper {
                         .setStepType(StepType.valueOf(step.stepType().name()))
                         .setContent(step.content())
                         .setToolName(step.toolName())
-                        .setToolArguments(json(step.toolArguments()))
+                        .setToolArguments(jsonText(step.toolArguments()))
                         .setToolResult(step.toolResult())
                         .setToolError(step.toolError())
                         .build())
@@ -236,7 +236,7 @@ public final class SessionEventMapper {
         List<LegacyToolInvocation> legacyTools = message.tools() == null ? null : message.tools().stream()
                 .map(tool -> LegacyToolInvocation.newBuilder()
                         .setToolName(tool.name())
-                        .setToolArguments(json(tool.arguments()))
+                        .setToolArguments(jsonText(tool.arguments()))
                         .setToolResult(tool.result())
                         .setToolError(tool.error())
                         .build())
@@ -318,6 +318,18 @@ public final class SessionEventMapper {
         return new Outgoing<>(sessionId, event, header.getEventId().toString());
     }
 
+    /**
+     * Tool arguments as the JSON text they are (a string quoted), as the schema says: readers then get back exactly
+     * the JSON value the producer sent, a string or a number included.
+     */
+    private static String jsonText(JsonNode node) {
+        return node == null || node.isNull() || node.isMissingNode() ? null : node.toString();
+    }
+
+    /**
+     * Tool input as sent (a string as it is, structured input as JSON text), and every JSON value's part of a message's
+     * identity: the event ids of re-sent messages must not change between versions.
+     */
     private static String json(JsonNode node) {
         if (node == null || node.isNull() || node.isMissingNode()) {
             return null;

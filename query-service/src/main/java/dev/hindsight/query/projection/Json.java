@@ -22,20 +22,19 @@ public final class Json {
         return object;
     }
 
-    /** JSON text as JSON when it is an object or array, as the text itself otherwise (never fails). */
+    /**
+     * JSON text as the JSON value it holds (never fails): text that is not JSON, as events written before tool
+     * arguments were always JSON text may hold, is the text itself.
+     */
     public static Object value(String text) {
         if (text == null) {
             return null;
         }
-        String trimmed = text.trim();
-        if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-            try {
-                return io.vertx.core.json.Json.decodeValue(trimmed);
-            } catch (DecodeException notJson) {
-                return text;
-            }
+        try {
+            return io.vertx.core.json.Json.decodeValue(text);
+        } catch (DecodeException notJson) {
+            return text;
         }
-        return text;
     }
 
     /** JSON text that must be an object when present; anything else is kept under "value". */
