@@ -15,7 +15,8 @@ import java.util.Objects;
  *
  * @param sessionId   the session's id (the reasoning topic's key); becomes each draft's source
  * @param projectId   the project whose ReasoningBank receives the drafts
- * @param kind        {@code trading}, {@code chat} or {@code debug} (seed 000, 001, 003)
+ * @param kind        {@code trading}, {@code chat} or {@code debug} (seed 000, 001, 003); {@code unknown} when its start
+ *                    was never recorded
  * @param model       the agent's model, e.g. {@code gpt-4o}; null when unknown
  * @param task        what the session set out to do: a trace's {@code task_description}, or the first user message;
  *                    null when unknown (the distiller then falls back to the first user turn)

@@ -94,7 +94,10 @@ public class SessionLoader {
         Instant completed = s.getOffsetDateTime("completed_at").toInstant();
         String project = s.getString("project_id") != null ? s.getString("project_id")
                 : s.getString("kind") != null ? s.getString("kind") : "default";
-        return new CompletedSession(id, project, s.getString("kind"), s.getString("model"), task, turns, activities,
+        // A session can complete without its start ever being recorded (a producer that sent only messages and the
+        // completion, or whose start was refused): it is still distilled, as a session of unknown kind.
+        String kind = s.getString("kind") != null ? s.getString("kind") : "unknown";
+        return new CompletedSession(id, project, kind, s.getString("model"), task, turns, activities,
                 CompletedSession.Outcome.valueOf(outcome.toUpperCase(Locale.ROOT)), s.getString("final_code_diff"),
                 s.getString("summary"), judgement, completed);
     }
