@@ -17,10 +17,14 @@ final class DeadLetters {
     private DeadLetters() {
     }
 
-    /** End offset of every partition of every {@code *.dlq} topic on the test broker. */
+    /** End offset of every partition of every {@code *.dlq} topic on the shared test broker. */
     static Map<TopicPartition, Long> count() {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                TestKafka.bootstrapServers()))) {
+        return count(TestKafka.bootstrapServers());
+    }
+
+    /** End offset of every partition of every {@code *.dlq} topic on the broker at {@code bootstrapServers}. */
+    static Map<TopicPartition, Long> count(String bootstrapServers) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             List<String> topics = admin.listTopics().names().get(30, TimeUnit.SECONDS).stream()
                     .filter(name -> name.endsWith(".dlq")).sorted().toList();
             Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
@@ -40,8 +44,12 @@ final class DeadLetters {
 
     /** What was dead-lettered since {@code before}, per topic ({@code "topic": records}); empty when nothing. */
     static Map<String, Long> since(Map<TopicPartition, Long> before) {
+        return since(before, TestKafka.bootstrapServers());
+    }
+
+    static Map<String, Long> since(Map<TopicPartition, Long> before, String bootstrapServers) {
         Map<String, Long> added = new HashMap<>();
-        count().forEach((partition, end) -> {
+        count(bootstrapServers).forEach((partition, end) -> {
             long grown = end - before.getOrDefault(partition, 0L);
             if (grown > 0) {
                 added.merge(partition.topic(), grown, Long::sum);

@@ -35,7 +35,7 @@ public final class ChildProcess implements AutoCloseable {
             reapStale(pidFile);
             Process process = new ProcessBuilder(command).directory(workDir.toFile())
                     .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
             Files.writeString(pidFile, Long.toString(process.pid()));
             ChildProcess child = new ChildProcess(name, process, log, pidFile);
@@ -87,6 +87,17 @@ public final class ChildProcess implements AutoCloseable {
 
     public Path log() {
         return log;
+    }
+
+    /**
+     * SIGKILL of the process and everything it started, at once: no shutdown hook runs, nothing is flushed, as when
+     * a machine loses power. Returns once they are gone.
+     */
+    public void kill() {
+        List<ProcessHandle> all = new java.util.ArrayList<>(process.descendants().toList());
+        all.add(process.toHandle());
+        all.forEach(ProcessHandle::destroyForcibly);
+        all.forEach(handle -> handle.onExit().completeOnTimeout(handle, 30, TimeUnit.SECONDS).join());
     }
 
     @Override

@@ -33,24 +33,34 @@ public final class PackagedService implements AutoCloseable {
      * plus {@code config}; returns once {@code /q/health/ready} answers 200.
      */
     public static PackagedService start(String name, Map<String, String> config) {
+        return start(name, name, Ports.free(), config);
+    }
+
+    /**
+     * Starts the jar of service {@code name} as process {@code instance} (several replicas of one service each have
+     * their own) on {@code port}; {@code config} may name another broker ({@code kafka.bootstrap.servers}) than the
+     * shared test broker, which is then not started.
+     */
+    public static PackagedService start(String name, String instance, int port, Map<String, String> config) {
         Path jar = Path.of(System.getProperty("hindsight." + name + ".jar", name + "-service/target/quarkus-app/"
                 + "quarkus-run.jar"));
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("No packaged " + name + " at " + jar + "; build it first (mvn package)");
         }
-        int port = Ports.free();
+        String bootstrap = config.containsKey("kafka.bootstrap.servers") ? config.get("kafka.bootstrap.servers")
+                : TestKafka.bootstrapServers();
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                 "-Dquarkus.http.port=" + port,
-                "-Dkafka.bootstrap.servers=" + TestKafka.bootstrapServers(),
+                "-Dkafka.bootstrap.servers=" + bootstrap,
                 "-Dmp.messaging.connector.smallrye-kafka.apicurio.registry.url=" + TestRegistry.url()));
         TestTenants.config().forEach((key, value) -> command.add("-D" + key + "=" + value));
         config.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.add("-jar");
         command.add(jar.toString());
-        ChildProcess process = ChildProcess.start("system-" + name + "-" + ProcessHandle.current().pid(), command,
+        ChildProcess process = ChildProcess.start("system-" + instance + "-" + ProcessHandle.current().pid(), command,
                 jar.getParent(), TestRegistry.distDir().resolve("test-state"));
-        PackagedService service = new PackagedService(name, process, "http://127.0.0.1:" + port);
+        PackagedService service = new PackagedService(instance, process, "http://127.0.0.1:" + port);
         service.awaitReady();
         return service;
     }
@@ -80,6 +90,11 @@ public final class PackagedService implements AutoCloseable {
 
     public String logTail(int lines) {
         return process.tail(lines);
+    }
+
+    /** SIGKILL, as a crashed pod or machine: no shutdown, the consumer group is not told. */
+    public void kill() {
+        process.kill();
     }
 
     @Override
