@@ -2,6 +2,7 @@ package dev.hindsight.platform.consumer;
 
 import dev.hindsight.platform.kafka.Decoded;
 import io.micrometer.core.instrument.Metrics;
+import dev.hindsight.platform.kafka.KafkaTopicsConfig;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -38,9 +39,12 @@ public class DeadLetters {
      * @param kafka every {@code kafka.*} setting (KAFKA_* variables included) as Quarkus gives it to the channels:
      *              bootstrap servers and, on Kubernetes, the TLS and SASL settings without which the broker refuses us
      */
-    public DeadLetters(@Identifier("default-kafka-broker") Map<String, Object> kafka) {
+    public DeadLetters(@Identifier("default-kafka-broker") Map<String, Object> kafka, KafkaTopicsConfig topics) {
         this.kafka = new HashMap<>(kafka);
         this.kafka.remove("group.id");
+        // A dead letter is the event as it was stored: it may be as large as any event (docs/design.md, "The
+        // largest event").
+        this.kafka.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, topics.maxMessageBytes());
     }
 
     public Uni<Void> send(String deadLetterTopic, ConsumerRecord<String, Decoded> record, Throwable reason) {
