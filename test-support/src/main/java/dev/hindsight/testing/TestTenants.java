@@ -11,7 +11,11 @@ public enum TestTenants {
     /** Tenant B, may ingest and read: its data must never show through A's keys and vice versa. */
     TENANT_B("tenant-b", "test-key-tenant-b", "ingest,read"),
     /** Tenant A again, but only allowed to read. */
-    READ_ONLY_A("tenant-a", "test-key-read-only", "read");
+    READ_ONLY_A("tenant-a", "test-key-read-only", "read"),
+    /** A tenant of its own for tests that exhaust its quota of events (ingest's test profile gives it a small one). */
+    FLOOD("tenant-flood", "test-key-tenant-flood", "ingest,read"),
+    /** Likewise for its quota of bytes. */
+    FLOOD_BYTES("tenant-flood-bytes", "test-key-tenant-flood-bytes", "ingest,read");
 
     private final String tenant;
     private final String key;

@@ -3,6 +3,8 @@ package dev.hindsight.ingest.publish;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
+import dev.hindsight.ingest.quota.TenantQuotas;
+import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.kafka.Publisher;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.kafka.Receipt;
@@ -44,6 +46,8 @@ public class EventLog {
     private final Sink<SignalEvent> signals;
     private final Duration ackTimeout;
     private final Duration openFor;
+    private final TenantContext tenant;
+    private final TenantQuotas quotas;
     /** While now is before this (System.nanoTime), Kafka is considered away: answer 503 without trying. */
     private final AtomicLong openUntil = new AtomicLong(System.nanoTime());
 
@@ -62,13 +66,17 @@ public class EventLog {
             @Channel("signals") MutinyEmitter<SignalEvent> signalsChannel,
             KafkaClientService kafka,
             Config channels,
-            IngestConfig config) {
+            IngestConfig config,
+            TenantContext tenant,
+            TenantQuotas quotas) {
         this.reasoningTransactions = reasoningTransactions;
         this.reasoning = sink(kafka, channels, "reasoning");
         this.decisions = sink(kafka, channels, "decisions");
         this.signals = sink(kafka, channels, "signals");
         this.ackTimeout = config.ackTimeout();
         this.openFor = config.openCircuitFor();
+        this.tenant = tenant;
+        this.quotas = quotas;
     }
 
     /** Publishes to {@code hindsight.reasoning.v1}, keyed by session id. */
@@ -137,7 +145,10 @@ public class EventLog {
         if (now - openUntil.get() < 0) {
             return Uni.createFrom().failure(unavailable());
         }
+        // Read on the request's own thread, before the send completes elsewhere.
+        String caller = tenant.tenant();
         return Uni.createFrom().<List<Receipt>>deferred(send::get)
+                .invoke(receipts -> quotas.published(caller, count))
                 .ifNoItem().after(ackTimeout).fail()
                 .onFailure(EventLog::isSerializationFailure).transform(failure -> {
                     // Our event could not be written at all: a bug to fix, not Kafka being away.
