@@ -172,7 +172,8 @@ final class RunningSystem implements AutoCloseable {
 
     /** Starts {@code instance} on its port (again, after {@link #kill}); returns once it is ready. */
     void start(Instance instance) {
-        PackagedService started = PackagedService.start(instance.service().jarName(), instance.name(),
+        // The process name carries this system's run: another system's instance of the same name is not this one.
+        PackagedService started = PackagedService.start(instance.service().jarName(), run + "-" + instance.name(),
                 ports.get(instance), configs.get(instance.service()));
         synchronized (running) {
             running.put(instance, started);
