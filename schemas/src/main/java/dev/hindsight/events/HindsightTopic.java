@@ -3,6 +3,7 @@ package dev.hindsight.events;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.evaluations.EvaluationEvent;
 import dev.hindsight.events.insights.InsightEvent;
+import dev.hindsight.events.keys.KeyEvent;
 import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
@@ -23,7 +24,8 @@ public enum HindsightTopic {
     INSIGHTS("hindsight.insights.v1", "evaluation-service", "session id", InsightEvent.class),
     EVALUATIONS("hindsight.evaluations.v1", "evaluation-service", "message id", EvaluationEvent.class),
     MEMORY("hindsight.memory.v1", "memory-service", "memory id ('project:' + project id for a project purge)",
-            MemoryEvent.class);
+            MemoryEvent.class),
+    KEYS("hindsight.keys.v1", "ingest-service", "key id", KeyEvent.class);
 
     private final String defaultName;
     private final String writer;

@@ -63,6 +63,10 @@ final class Wire {
         return send(HttpRequest.newBuilder(URI.create(url)).GET());
     }
 
+    Answer delete(String url) {
+        return send(HttpRequest.newBuilder(URI.create(url)).DELETE());
+    }
+
     private Answer send(HttpRequest.Builder request) {
         try {
             HttpResponse<String> response = HTTP.send(request.header("Authorization", bearer)

@@ -10,6 +10,8 @@ public enum TestTenants {
     TENANT_A("tenant-a", "test-key-tenant-a", "ingest,read,admin"),
     /** Tenant B, may ingest and read: its data must never show through A's keys and vice versa. */
     TENANT_B("tenant-b", "test-key-tenant-b", "ingest,read"),
+    /** Tenant B's administrator: may manage tenant B's keys, and must never see tenant A's. */
+    ADMIN_B("tenant-b", "test-key-admin-b", "admin"),
     /** Tenant A again, but only allowed to read. */
     READ_ONLY_A("tenant-a", "test-key-read-only", "read"),
     /** A tenant of its own for tests that exhaust its quota of events (ingest's test profile gives it a small one). */

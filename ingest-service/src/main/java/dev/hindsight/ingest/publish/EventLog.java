@@ -1,6 +1,7 @@
 package dev.hindsight.ingest.publish;
 
 import dev.hindsight.events.decisions.DecisionEvent;
+import dev.hindsight.events.keys.KeyEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.ingest.quota.TenantQuotas;
@@ -44,6 +45,7 @@ public class EventLog {
     private final Sink<ReasoningEvent> reasoning;
     private final Sink<DecisionEvent> decisions;
     private final Sink<SignalEvent> signals;
+    private final Sink<KeyEvent> keys;
     private final Duration ackTimeout;
     private final Duration openFor;
     private final TenantContext tenant;
@@ -64,6 +66,7 @@ public class EventLog {
             @Channel("reasoning-tx") KafkaTransactions<ReasoningEvent> reasoningTransactions,
             @Channel("decisions") MutinyEmitter<DecisionEvent> decisionsChannel,
             @Channel("signals") MutinyEmitter<SignalEvent> signalsChannel,
+            @Channel("keys") MutinyEmitter<KeyEvent> keysChannel,
             KafkaClientService kafka,
             Config channels,
             IngestConfig config,
@@ -73,6 +76,7 @@ public class EventLog {
         this.reasoning = sink(kafka, channels, "reasoning");
         this.decisions = sink(kafka, channels, "decisions");
         this.signals = sink(kafka, channels, "signals");
+        this.keys = sink(kafka, channels, "keys");
         this.ackTimeout = config.ackTimeout();
         this.openFor = config.openCircuitFor();
         this.tenant = tenant;
@@ -117,6 +121,11 @@ public class EventLog {
     /** Publishes to {@code hindsight.signals.v1}, keyed by message id. */
     public Uni<List<Receipt>> signals(List<Outgoing<SignalEvent>> events) {
         return durable(signals, events);
+    }
+
+    /** Publishes to {@code hindsight.keys.v1}, keyed by key id. */
+    public Uni<List<Receipt>> keys(List<Outgoing<KeyEvent>> events) {
+        return durable(keys, events);
     }
 
     private <T> Uni<List<Receipt>> durable(Sink<T> sink, List<Outgoing<T>> events) {

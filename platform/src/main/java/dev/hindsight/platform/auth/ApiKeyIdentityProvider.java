@@ -1,5 +1,6 @@
 package dev.hindsight.platform.auth;
 
+import dev.hindsight.platform.Hashing;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
@@ -9,15 +10,18 @@ import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 
 /** Turns a known API key into an identity carrying its tenant and scopes; an unknown key fails authentication. */
 @ApplicationScoped
 public class ApiKeyIdentityProvider implements IdentityProvider<TokenAuthenticationRequest> {
 
-    private final ApiKeys keys;
+    private final ApiKeys configured;
+    private final KeyRing issued;
 
-    public ApiKeyIdentityProvider(AuthConfig config) {
-        this.keys = new ApiKeys(config.apiKeys());
+    public ApiKeyIdentityProvider(AuthConfig config, KeyRing issued) {
+        this.configured = new ApiKeys(config.apiKeys());
+        this.issued = issued;
     }
 
     @Override
@@ -27,8 +31,14 @@ public class ApiKeyIdentityProvider implements IdentityProvider<TokenAuthenticat
 
     @Override
     public Uni<SecurityIdentity> authenticate(TokenAuthenticationRequest request, AuthenticationRequestContext context) {
-        // A hash-map lookup on the SHA-256: constant work per request, no blocking.
-        return keys.find(request.getToken().getToken())
+        // Hash-map lookups on the SHA-256: constant work per request, no blocking. Configured (bootstrap) keys first,
+        // then the keys issued at run time.
+        String token = request.getToken().getToken();
+        if (token == null || token.isBlank()) {
+            return Uni.createFrom().failure(new AuthenticationFailedException("Unknown API key"));
+        }
+        String sha256 = Hashing.sha256Hex(token.trim());
+        return configured.findHash(sha256).or(() -> issued.find(sha256, Instant.now()))
                 .map(grant -> Uni.createFrom().<SecurityIdentity>item(QuarkusSecurityIdentity.builder()
                         .setPrincipal(new QuarkusPrincipal(grant.keyId()))
                         .addRoles(grant.scopes())

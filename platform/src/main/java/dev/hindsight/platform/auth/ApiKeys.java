@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-/** Looks up a bearer token among the configured keys by its SHA-256. */
+/** Looks up a bearer token among the configured keys (the bootstrap keys) by its SHA-256. */
 public final class ApiKeys {
 
     private final Map<String, Grant> byHash;
@@ -27,6 +27,11 @@ public final class ApiKeys {
         if (token == null || token.isBlank()) {
             return Optional.empty();
         }
-        return Optional.ofNullable(byHash.get(Hashing.sha256Hex(token.trim())));
+        return findHash(Hashing.sha256Hex(token.trim()));
+    }
+
+    /** The grant for a token's hex SHA-256. */
+    public Optional<Grant> findHash(String sha256) {
+        return Optional.ofNullable(byHash.get(sha256));
     }
 }

@@ -352,7 +352,8 @@ final class Invariants {
             }
             Set<String> owned = new LinkedHashSet<>();
             HindsightTopic.writtenBy(svc).forEach(t -> owned.add(t.defaultName()));
-            Set<String> reads = new LinkedHashSet<>();
+            // Every service reads the API keys issued at run time (platform KeyFeed), without a consumer group.
+            Set<String> reads = new LinkedHashSet<>(List.of(HindsightTopic.KEYS.defaultName()));
             Set<String> groups = new LinkedHashSet<>();
             for (ServiceConfig.Channel channel : config.incoming()) {
                 reads.addAll(channel.topics());
