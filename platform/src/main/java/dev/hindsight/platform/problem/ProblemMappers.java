@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.hindsight.platform.auth.FailedAuthentications;
 import dev.hindsight.platform.json.UnstorableValueException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
@@ -72,6 +73,13 @@ public class ProblemMappers {
 
     @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
     public Response unauthenticated(RuntimeException e, UriInfo uri) {
+        Object wait = e instanceof AuthenticationFailedException failed
+                ? failed.getAttribute(FailedAuthentications.RETRY_AFTER) : null;
+        if (wait != null) {
+            return respond(Problem.of(429, "Too many requests", "Too many failed authentications from this "
+                    + "address; retry after " + wait + " s").withInstance(uri.getPath()))
+                    .header("Retry-After", wait.toString()).build();
+        }
         return respond(Problem.of(401, "Unauthenticated",
                 "Send a valid API key as 'Authorization: Bearer <key>'").withInstance(uri.getPath()))
                 .header("WWW-Authenticate", "Bearer realm=\"hindsight\"").build();
