@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sustained events/s through ingest's POST /v1/events:batch next to Kafka's own ProducerPerformance on the same
-# broker, with the same record size and producer settings, in one run. Not part of CI. Needs `./hindsight up`.
+# broker, with the same record size and producer settings, in one run. Not part of CI. Needs `./hindsight up` with the
+# demo tenant's quota lifted (one tenant at full speed is exactly what quotas hold back):
+#   HINDSIGHT_JAVA_OPTS=-Dhindsight.ingest.quota.enabled=false ./hindsight up --build
 #   bench/ingest-throughput.sh [seconds=30] [connections=16] [items=50] [messages=2] [content=200] [warmup=60]
 # The HTTP load comes from wrk with bench/ingest-batch.lua (a C client that takes little of the cores it measures on;
 # bench/wrk.sh installs the Debian package `wrk` when it can), else from bench/BatchThroughput.java (the JDK's

@@ -32,7 +32,7 @@ final class Wire {
     }
 
     /** An answer: its status and its body as JSON (missing when it was not JSON). */
-    record Answer(int status, JsonNode body, String text) {
+    record Answer(int status, JsonNode body, String text, java.net.http.HttpHeaders headers) {
 
         @Override
         public String toString() {
@@ -77,7 +77,7 @@ final class Wire {
             } catch (IOException notJson) {
                 body = MissingNode.getInstance();
             }
-            return new Answer(response.statusCode(), body, response.body());
+            return new Answer(response.statusCode(), body, response.body(), response.headers());
         } catch (IOException e) {
             throw new IllegalStateException("HTTP failed: " + e, e);
         } catch (InterruptedException e) {
