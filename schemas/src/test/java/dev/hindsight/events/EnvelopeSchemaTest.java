@@ -59,7 +59,8 @@ class EnvelopeSchemaTest {
     @Test
     void everyTopicHasOneWriterAndEvaluationsMeetDecisionsOnTheirPartition() {
         assertThat(HindsightTopic.writtenBy("ingest-service"))
-                .containsExactly(HindsightTopic.REASONING, HindsightTopic.DECISIONS, HindsightTopic.SIGNALS);
+                .containsExactly(HindsightTopic.REASONING, HindsightTopic.DECISIONS, HindsightTopic.SIGNALS,
+                        HindsightTopic.KEYS);
         assertThat(HindsightTopic.writtenBy("evaluation-service"))
                 .containsExactly(HindsightTopic.INSIGHTS, HindsightTopic.EVALUATIONS);
         assertThat(HindsightTopic.EVALUATIONS.key()).isEqualTo(HindsightTopic.DECISIONS.key());
