@@ -68,7 +68,7 @@ class FaultDrillIT {
     void everyAcknowledgedEventIsInEveryReadModelExactlyOnceAfterEveryCrash() throws Exception {
         Path work = Path.of("target", "drill-" + run).toAbsolutePath();
         Files.createDirectories(work);
-        try (TestPostgres postgres = TestPostgres.start(work.resolve("postgres"));
+        try (TestPostgres postgres = TestPostgres.create();
              TestBroker broker = TestBroker.start("drill-broker-" + run, work);
              RunningSystem system = consumerSettings(RunningSystem.builder().broker(broker.bootstrapServers())
                      .postgres(postgres).replicas(Service.QUERY, 2)).start()) {

@@ -30,14 +30,24 @@ public final class TestPostgres implements AutoCloseable {
         this.port = port;
     }
 
-    /** A new cluster under {@code workDir}, started; superuser {@code postgres}, trust authentication on loopback. */
-    public static TestPostgres start(Path workDir) {
-        Path dataDir = workDir.resolve("postgres-data");
+    /**
+     * A new cluster in a directory of its own under the system's temporary directory (the {@code postgres} user must
+     * be able to reach it, which a checkout under a private directory does not allow), started; superuser
+     * {@code postgres}, trust authentication on loopback. {@link #close} removes it.
+     */
+    public static TestPostgres create() {
+        Path workDir;
         try {
-            Files.createDirectories(workDir);
+            workDir = Files.createTempDirectory("hindsight-test-postgres-");
+            Files.setPosixFilePermissions(workDir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
             if (asRoot()) {
                 run(List.of("chown", "postgres:postgres", workDir.toString()));
             }
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not create a directory for PostgreSQL: " + e, e);
+        }
+        Path dataDir = workDir.resolve("data");
+        try {
             run(asPostgres(List.of(bin("initdb"), "-D", dataDir.toString(), "-U", "postgres", "--auth=trust",
                     "--no-sync", "-E", "UTF8", "--locale=C")));
         } catch (IOException e) {
@@ -91,6 +101,11 @@ public final class TestPostgres implements AutoCloseable {
     public void close() {
         if (process != null) {
             process.close();
+        }
+        try (var files = Files.walk(dataDir.getParent())) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+        } catch (IOException e) {
+            // A temporary directory: the system cleans it up eventually.
         }
     }
 
