@@ -33,4 +33,20 @@ public interface KafkaTopicsConfig {
      */
     @WithDefault("5242880")
     int maxMessageBytes();
+
+    /**
+     * How consumers of work judged in hindsight fetch (evaluation's and memory's inputs, the insights and evaluations
+     * query-service projects): their channels take {@code fetch.min.bytes} and {@code fetch.max.wait.ms} from here.
+     * Values and reasons in the platform's {@code microprofile-config.properties}.
+     */
+    Background background();
+
+    interface Background {
+
+        /** A broker answers such a fetch once it holds this many bytes for it... */
+        int fetchMinBytes();
+
+        /** ...or after this long. */
+        int fetchMaxWaitMs();
+    }
 }
