@@ -40,13 +40,16 @@ pid_of() {
 }
 
 # start_java NAME WORKDIR JAVA_ARGS...: start a JVM in the background, detached, logging to $RUN_DIR/NAME.log.
+# With JAVA_NICE set (a number), the JVM runs at that niceness: it gets the CPU after every process at 0.
 start_java() {
   local name="$1" workdir="$2"; shift 2
   if pid=$(pid_of "$name"); then
     log "$name already running (pid $pid)"
     return 0
   fi
-  ( cd "$workdir" && exec setsid java "-Dhindsight.process=$name" "$@" >"$RUN_DIR/$name.log" 2>&1 < /dev/null ) &
+  local nice=()
+  [ -n "${JAVA_NICE:-}" ] && nice=(nice -n "$JAVA_NICE")
+  ( cd "$workdir" && exec "${nice[@]}" setsid java "-Dhindsight.process=$name" "$@" >"$RUN_DIR/$name.log" 2>&1 < /dev/null ) &
   echo $! > "$RUN_DIR/$name.pid"
   log "$name started (pid $!, log $RUN_DIR/$name.log)"
 }
