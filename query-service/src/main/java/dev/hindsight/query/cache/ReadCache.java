@@ -91,11 +91,14 @@ public class ReadCache {
         return get(new Key(tenant, TRACE, traceId), generation, load, null);
     }
 
-    /** Seed 000's {@code GET /reasoning} answer for these filters. */
-    public Uni<Rendered> reasoning(String tenant, ReasoningFilters filters, boolean fullConversation, int generation,
-            Supplier<Uni<Rendered>> load) {
+    /**
+     * Seed 000's {@code GET /reasoning} answer for these filters, one page of it ({@code page} names it: its cursor
+     * and size). A change that drops the answers of these filters drops every page of them.
+     */
+    public Uni<Rendered> reasoning(String tenant, ReasoningFilters filters, boolean fullConversation, String page,
+            int generation, Supplier<Uni<Rendered>> load) {
         String id = filters.jobId() + '\u001f' + filters.date() + '\u001f' + filters.model() + '\u001f'
-                + fullConversation;
+                + fullConversation + '\u001f' + page;
         return get(new Key(tenant, REASONING, id), generation, load, filters);
     }
 

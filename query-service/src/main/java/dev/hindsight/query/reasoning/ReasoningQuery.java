@@ -3,6 +3,7 @@ package dev.hindsight.query.reasoning;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.json.StorableText;
 import dev.hindsight.query.cache.ReadCache;
 import dev.hindsight.query.cache.Rendered;
 import dev.hindsight.query.projection.Generations;
@@ -12,15 +13,19 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Seed 000's {@code GET /reasoning}: trading model-day sessions by job_id, date and model, each with its positions
@@ -60,11 +65,38 @@ public class ReasoningQuery {
         this.cache = cache;
     }
 
-    /** Validated filters. */
-    public record Filters(String jobId, LocalDate date, String model, boolean includeFullConversation) {
+    /**
+     * Validated filters, and the page asked for: at most {@code limit} sessions after {@code after} (the last session
+     * of the page before, decoded from the answer's {@code next_cursor}; null for the first page).
+     */
+    public record Filters(String jobId, LocalDate date, String model, boolean includeFullConversation, int limit,
+            Cursor after) {
 
         public static Filters parse(String jobId, String date, String model, String includeFullConversation) {
+            return parse(jobId, date, model, includeFullConversation, null, null);
+        }
+
+        public static Filters parse(String jobId, String date, String model, String includeFullConversation,
+                String limit, String cursor) {
             List<FieldError> errors = new ArrayList<>();
+            int size = MAX_SESSIONS;
+            if (limit != null) {
+                try {
+                    size = Integer.parseInt(limit.trim());
+                } catch (NumberFormatException notANumber) {
+                    size = -1;
+                }
+                if (size < 1 || size > MAX_SESSIONS) {
+                    errors.add(new FieldError("limit", "must be a whole number from 1 to " + MAX_SESSIONS));
+                }
+            }
+            Cursor after = null;
+            if (cursor != null) {
+                after = Cursor.decode(cursor);
+                if (after == null) {
+                    errors.add(new FieldError("cursor", "must be a next_cursor from an earlier answer"));
+                }
+            }
             LocalDate day = null;
             if (date != null) {
                 try {
@@ -89,7 +121,54 @@ public class ReasoningQuery {
             if (!errors.isEmpty()) {
                 throw ProblemException.badRequest("Invalid query", errors);
             }
-            return new Filters(jobId, day, model, full);
+            return new Filters(jobId, day, model, full, size, after);
+        }
+
+        /** The cache's name for this page. */
+        String page() {
+            return limit + (after == null ? "" : ":" + after.encode());
+        }
+    }
+
+    /**
+     * Where a page ends, in the answer's order: trading date ({@code -infinity} for none), model and job id (empty for
+     * none), session id. Opaque to clients: URL-safe base64 of a JSON array.
+     */
+    public record Cursor(String date, String model, String jobId, String sessionId) {
+
+        static Cursor after(JsonObject session) {
+            String date = session.getString("date");
+            return new Cursor(date == null || date.equals("null") ? "-infinity" : date,
+                    Objects.requireNonNullElse(session.getString("model"), ""),
+                    Objects.requireNonNullElse(session.getString("job_id"), ""), session.getString("session_id"));
+        }
+
+        public String encode() {
+            String json = new JsonArray().add(date).add(model).add(jobId).add(sessionId).encode();
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** The cursor {@code text} names, or null when it is not one this service wrote. */
+        static Cursor decode(String text) {
+            try {
+                JsonArray fields = new JsonArray(new String(Base64.getUrlDecoder().decode(text.trim()),
+                        StandardCharsets.UTF_8));
+                if (fields.size() != 4) {
+                    return null;
+                }
+                for (int i = 0; i < 4; i++) {
+                    if (!(fields.getValue(i) instanceof String field) || StorableText.problem(field) != null) {
+                        return null;
+                    }
+                }
+                String date = fields.getString(0);
+                if (!date.equals("-infinity")) {
+                    LocalDate.parse(date);
+                }
+                return new Cursor(date, fields.getString(1), fields.getString(2), fields.getString(3));
+            } catch (RuntimeException notACursor) {
+                return null;
+            }
         }
     }
 
@@ -98,60 +177,102 @@ public class ReasoningQuery {
         String tenantId = tenant.tenant();
         return generations.current().chain(rm -> cache.reasoning(tenantId,
                 new ReadCache.ReasoningFilters(filters.jobId(), filters.date(), filters.model()),
-                filters.includeFullConversation(), rm.generation(), () -> load(rm, tenantId, filters)));
+                filters.includeFullConversation(), filters.page(), rm.generation(), () -> load(rm, tenantId, filters)));
     }
 
     private Uni<Rendered> load(ReadModel rm, String tenantId, Filters filters) {
-        return sessions(rm, tenantId, filters).chain(sessions -> {
-            if (sessions.isEmpty()) {
+        return sessions(rm, tenantId, filters).chain(page -> {
+            if (page.total() == 0) {
                 throw ProblemException.notFound("No reasoning sessions match these filters");
             }
+            // The page was read with one session more than it shows, to know whether another page follows.
+            boolean more = page.sessions().size() > filters.limit();
+            List<JsonObject> sessions = more ? page.sessions().subList(0, filters.limit()) : page.sessions();
             Uni<Void> complete = filters.includeFullConversation() ? conversation(rm, tenantId, sessions)
                     : Uni.createFrom().voidItem();
             return complete.map(ignored -> {
                 LinkedHashSet<String> shown = new LinkedHashSet<>();
                 sessions.forEach(session -> shown.add(session.getString("session_id")));
-                return Rendered.of(answer(sessions).toBuffer().getBytes(), rm.generation(), shown);
+                JsonObject answer = new JsonObject().put("sessions", new JsonArray(new ArrayList<>(sessions)))
+                        .put("count", sessions.size()).put("total", page.total());
+                if (more) {
+                    answer.put("next_cursor", Cursor.after(sessions.get(sessions.size() - 1)).encode());
+                }
+                return Rendered.of(answer.toBuffer().getBytes(), rm.generation(), shown);
             });
         });
     }
 
-    private Uni<List<JsonObject>> sessions(ReadModel rm, String tenantId, Filters filters) {
+    /** A page of sessions, and how many sessions match the filters in all. */
+    private record Page(List<JsonObject> sessions, long total) {
+    }
+
+    private Uni<Page> sessions(ReadModel rm, String tenantId, Filters filters) {
         List<Object> params = new ArrayList<>();
         params.add(tenantId);
-        StringBuilder sql = new StringBuilder("SELECT s.session_id, s.job_id, s.trading_date, s.model, "
-                + "s.session_summary, s.started_at, s.completed_at, s.total_messages, " + POSITIONS
-                + " AS positions FROM {rm}.session s WHERE s.tenant_id = $1 AND s.kind = 'trading'");
+        StringBuilder matching = new StringBuilder(" WHERE s.tenant_id = $1 AND s.kind = 'trading'");
         if (filters.jobId() != null) {
             params.add(filters.jobId());
-            sql.append(" AND s.job_id = $").append(params.size());
+            matching.append(" AND s.job_id = $").append(params.size());
         }
         if (filters.date() != null) {
             params.add(filters.date());
-            sql.append(" AND s.trading_date = $").append(params.size());
+            matching.append(" AND s.trading_date = $").append(params.size());
         }
         if (filters.model() != null) {
             params.add(filters.model());
-            sql.append(" AND s.model = $").append(params.size());
+            matching.append(" AND s.model = $").append(params.size());
         }
-        sql.append(" ORDER BY s.trading_date, s.model, s.job_id, s.session_id LIMIT ").append(MAX_SESSIONS);
-        return pool.preparedQuery(rm.sql(sql.toString())).execute(Tuple.from(params)).map(rows -> {
-            List<JsonObject> sessions = new ArrayList<>(rows.size());
-            for (Row row : rows) {
-                JsonObject session = new JsonObject()
-                        .put("session_id", row.getString("session_id"))
-                        .put("job_id", row.getString("job_id"))
-                        .put("date", String.valueOf(row.getLocalDate("trading_date")))
-                        .put("model", row.getString("model"))
-                        .put("session_summary", row.getString("session_summary"))
-                        .put("started_at", Times.iso(row.getOffsetDateTime("started_at")))
-                        .put("completed_at", Times.iso(row.getOffsetDateTime("completed_at")))
-                        .put("total_messages", row.getInteger("total_messages"))
-                        .put("positions", row.getJsonArray("positions"));
-                sessions.add(session);
+        // The answer's order, with the columns a trading session may lack made comparable, so that a page can
+        // start strictly after the cursor.
+        String order = "(COALESCE(s.trading_date, '-infinity'::date), COALESCE(s.model, ''), COALESCE(s.job_id, ''), "
+                + "s.session_id)";
+        StringBuilder sql = new StringBuilder("SELECT s.session_id, s.job_id, s.trading_date, s.model, "
+                + "s.session_summary, s.started_at, s.completed_at, s.total_messages, " + POSITIONS
+                + " AS positions, (SELECT count(*) FROM {rm}.session s" + matching + ") AS total FROM {rm}.session s")
+                .append(matching);
+        if (filters.after() != null) {
+            Cursor after = filters.after();
+            params.add(after.date());
+            params.add(after.model());
+            params.add(after.jobId());
+            params.add(after.sessionId());
+            int n = params.size();
+            sql.append(" AND ").append(order).append(" > ($").append(n - 3).append("::text::date, $").append(n - 2)
+                    .append("::text, $").append(n - 1).append("::text, $").append(n).append("::text)");
+        }
+        sql.append(" ORDER BY ").append(order.substring(1, order.length() - 1)).append(" LIMIT ")
+                .append(filters.limit() + 1);
+        return pool.preparedQuery(rm.sql(sql.toString())).execute(Tuple.from(params)).chain(rows -> {
+            if (rows.size() == 0 && filters.after() != null) {
+                // Past the last page: say how many match all the same (a separate count; the page had no row to
+                // carry it).
+                return pool.preparedQuery(rm.sql("SELECT count(*) FROM {rm}.session s" + matching))
+                        .execute(Tuple.from(params.subList(0, params.size() - 4)))
+                        .map(counted -> new Page(List.of(), counted.iterator().next().getLong(0)));
             }
-            return sessions;
+            return Uni.createFrom().item(page(rows));
         });
+    }
+
+    private static Page page(RowSet<Row> rows) {
+        long total = 0;
+        List<JsonObject> sessions = new ArrayList<>(rows.size());
+        for (Row row : rows) {
+            total = row.getLong("total");
+            JsonObject session = new JsonObject()
+                    .put("session_id", row.getString("session_id"))
+                    .put("job_id", row.getString("job_id"))
+                    .put("date", String.valueOf(row.getLocalDate("trading_date")))
+                    .put("model", row.getString("model"))
+                    .put("session_summary", row.getString("session_summary"))
+                    .put("started_at", Times.iso(row.getOffsetDateTime("started_at")))
+                    .put("completed_at", Times.iso(row.getOffsetDateTime("completed_at")))
+                    .put("total_messages", row.getInteger("total_messages"))
+                    .put("positions", row.getJsonArray("positions"));
+            sessions.add(session);
+        }
+        return new Page(sessions, total);
     }
 
     private Uni<Void> conversation(ReadModel rm, String tenantId, List<JsonObject> sessions) {
@@ -177,9 +298,5 @@ public class ReasoningQuery {
             }
             return null;
         });
-    }
-
-    private static JsonObject answer(List<JsonObject> sessions) {
-        return new JsonObject().put("sessions", new JsonArray(new ArrayList<>(sessions))).put("count", sessions.size());
     }
 }

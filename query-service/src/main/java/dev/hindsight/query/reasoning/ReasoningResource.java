@@ -33,17 +33,21 @@ public class ReasoningResource {
     @GET
     @Operation(summary = "Reasoning logs of trading model-days", description = "Filters job_id, date (YYYY-MM-DD), "
             + "model; include_full_conversation=true adds each session's messages (assistant messages with their "
-            + "summary). At most " + ReasoningQuery.MAX_SESSIONS + " sessions per answer.")
-    @APIResponse(responseCode = "200", description = "{\"sessions\": [...], \"count\": N}, with an ETag")
+            + "summary). Pages of at most limit sessions (1 to " + ReasoningQuery.MAX_SESSIONS + ", default "
+            + ReasoningQuery.MAX_SESSIONS + "); total counts every matching session, and next_cursor, present when "
+            + "more follow, is passed as cursor to get the next page.")
+    @APIResponse(responseCode = "200", description = "{\"sessions\": [...], \"count\": N, \"total\": T, "
+            + "\"next_cursor\": \"...\"}, with an ETag")
     @APIResponse(responseCode = "304", description = "Unchanged since the ETag given in If-None-Match")
-    @APIResponse(responseCode = "400", description = "Invalid date format",
+    @APIResponse(responseCode = "400", description = "Invalid date, limit or cursor",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     @APIResponse(responseCode = "404", description = "No sessions found matching filters",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> get(@QueryParam("job_id") String jobId, @QueryParam("date") String date,
             @QueryParam("model") String model,
-            @QueryParam("include_full_conversation") String includeFullConversation, @Context Request request) {
-        return query.find(ReasoningQuery.Filters.parse(jobId, date, model, includeFullConversation))
+            @QueryParam("include_full_conversation") String includeFullConversation,
+            @QueryParam("limit") String limit, @QueryParam("cursor") String cursor, @Context Request request) {
+        return query.find(ReasoningQuery.Filters.parse(jobId, date, model, includeFullConversation, limit, cursor))
                 .map(answer -> answer.respond(request));
     }
 
@@ -64,8 +68,10 @@ public class ReasoningResource {
         @Operation(summary = "Reasoning logs of trading model-days (same as GET /reasoning)")
         public Uni<Response> get(@QueryParam("job_id") String jobId, @QueryParam("date") String date,
                 @QueryParam("model") String model,
-                @QueryParam("include_full_conversation") String includeFullConversation, @Context Request request) {
-            return query.find(ReasoningQuery.Filters.parse(jobId, date, model, includeFullConversation))
+                @QueryParam("include_full_conversation") String includeFullConversation,
+                @QueryParam("limit") String limit, @QueryParam("cursor") String cursor, @Context Request request) {
+            return query.find(ReasoningQuery.Filters.parse(jobId, date, model, includeFullConversation, limit,
+                    cursor))
                     .map(answer -> answer.respond(request));
         }
     }

@@ -252,7 +252,7 @@ class ReadCacheTest {
     }
 
     private Rendered readReasoning(ReadCache.ReasoningFilters filters, Set<String> shown) {
-        return cache.reasoning("tenant-a", filters, true, 1, () -> {
+        return cache.reasoning("tenant-a", filters, true, "", 1, () -> {
             loads.incrementAndGet();
             return Uni.createFrom().item(Rendered.of(("reasoning v" + loads.get()).getBytes(StandardCharsets.UTF_8),
                     1, shown));

@@ -41,6 +41,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -185,6 +186,51 @@ class ReadApiTest {
                 .body("messages[0].thinking_steps[1].tool_name", equalTo("get_positions"))
                 .body("messages[0].thinking_steps[1].tool_arguments.date", equalTo("2025-10-01"))
                 .body("messages[0].reasoning", equalTo("First I looked up the positions.")));
+    }
+
+    @Test
+    void reasoningPagesEveryMatchingSessionOnceInOrderAndSaysHowManyThereAre() {
+        String model = "paged-" + UUID.randomUUID().toString().substring(0, 8);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String id = "paged-" + i + "-" + UUID.randomUUID();
+            ids.add(id);
+            // Job ids in reverse of creation: the answer is ordered by date, model, job id, session id.
+            TestEvents.session("tenant-a", id, SessionStarted.newBuilder().setKind(SessionKind.TRADING)
+                    .setStartedAt(T0).setTrading(TradingAttributes.newBuilder().setJobId("job-" + (9 - i))
+                            .setDate(LocalDate.of(2025, 10, 3)).setModel(model).build()).build());
+        }
+        String filters = "?date=2025-10-03&model=" + model;
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
+                .header("Authorization", TestTenants.TENANT_A.bearer()).when().get("/reasoning" + filters)
+                .then().statusCode(200).body("count", equalTo(5)).body("total", equalTo(5))
+                .body("next_cursor", nullValue()));
+
+        List<String> seen = new ArrayList<>();
+        List<Integer> counts = new ArrayList<>();
+        String cursor = null;
+        do {
+            var request = given().header("Authorization", TestTenants.TENANT_A.bearer()).queryParam("limit", 2);
+            if (cursor != null) {
+                request.queryParam("cursor", cursor);
+            }
+            JsonPath page = request.when().get("/v1/reasoning" + filters).then().statusCode(200).extract().jsonPath();
+            assertThat(page.getInt("total")).isEqualTo(5);
+            counts.add(page.getInt("count"));
+            seen.addAll(page.getList("sessions.session_id"));
+            cursor = page.getString("next_cursor");
+        } while (cursor != null && counts.size() < 10);
+        assertThat(counts).containsExactly(2, 2, 1);
+        List<String> byJobId = new ArrayList<>(ids);
+        Collections.reverse(byJobId);
+        assertThat(seen).containsExactlyElementsOf(byJobId);
+
+        given().header("Authorization", TestTenants.TENANT_A.bearer()).queryParam("limit", 0)
+                .when().get("/reasoning" + filters).then().statusCode(400)
+                .contentType("application/problem+json").body("errors[0].field", equalTo("limit"));
+        given().header("Authorization", TestTenants.TENANT_A.bearer()).queryParam("cursor", "bm90LWEtY3Vyc29y")
+                .when().get("/reasoning" + filters).then().statusCode(400)
+                .contentType("application/problem+json").body("errors[0].field", equalTo("cursor"));
     }
 
     @Test

@@ -7,9 +7,11 @@ import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.query.reasoning.ReasoningQuery;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +52,39 @@ class QueryParsingTest {
         assertThat(ReasoningQuery.Filters.parse(null, null, null, null).includeFullConversation()).isFalse();
         assertThatThrownBy(() -> ReasoningQuery.Filters.parse(null, "02/10/2025", null, null))
                 .isInstanceOf(ProblemException.class);
+        assertThat(filters.limit()).isEqualTo(ReasoningQuery.MAX_SESSIONS);
+        assertThat(filters.after()).isNull();
+    }
+
+    @Test
+    void aReasoningPageIsALimitAndACursorThisServiceWrote() {
+        var first = ReasoningQuery.Filters.parse(null, null, null, null, "25", null);
+        assertThat(first.limit()).isEqualTo(25);
+        var cursor = new ReasoningQuery.Cursor("2025-10-02", "gpt-5", "", "s-1");
+        var next = ReasoningQuery.Filters.parse(null, null, null, null, null, cursor.encode());
+        assertThat(next.after()).isEqualTo(cursor);
+        assertThat(ReasoningQuery.Filters.parse(null, null, null, null, null,
+                new ReasoningQuery.Cursor("-infinity", "", "", "s-2").encode()).after().date()).isEqualTo("-infinity");
+
+        for (String limit : List.of("0", "1001", "ten", "-3", "")) {
+            assertThatThrownBy(() -> ReasoningQuery.Filters.parse(null, null, null, null, limit, null))
+                    .isInstanceOfSatisfying(ProblemException.class, e -> assertThat(e.problem().errors())
+                            .extracting("field").containsExactly("limit"));
+        }
+        String notJson = Base64.getUrlEncoder().encodeToString("hello".getBytes(StandardCharsets.UTF_8));
+        String threeFields = Base64.getUrlEncoder().encodeToString("[\"2025-10-02\",\"m\",\"j\"]"
+                .getBytes(StandardCharsets.UTF_8));
+        String badDate = Base64.getUrlEncoder().encodeToString("[\"yesterday\",\"m\",\"j\",\"s\"]"
+                .getBytes(StandardCharsets.UTF_8));
+        String number = Base64.getUrlEncoder().encodeToString("[\"2025-10-02\",1,\"j\",\"s\"]"
+                .getBytes(StandardCharsets.UTF_8));
+        String nul = Base64.getUrlEncoder().encodeToString("[\"2025-10-02\",\"m\\u0000\",\"j\",\"s\"]"
+                .getBytes(StandardCharsets.UTF_8));
+        for (String cursorText : List.of("%%%", notJson, threeFields, badDate, number, nul)) {
+            assertThatThrownBy(() -> ReasoningQuery.Filters.parse(null, null, null, null, null, cursorText))
+                    .isInstanceOfSatisfying(ProblemException.class, e -> assertThat(e.problem().errors())
+                            .extracting("field").containsExactly("cursor"));
+        }
     }
 
     @Test
