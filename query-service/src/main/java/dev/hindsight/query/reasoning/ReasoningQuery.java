@@ -16,9 +16,9 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -162,8 +162,10 @@ public class ReasoningQuery {
                     }
                 }
                 String date = fields.getString(0);
-                if (!date.equals("-infinity")) {
-                    LocalDate.parse(date);
+                // A date PostgreSQL holds; the read model's dates are all within these years.
+                if (!date.equals("-infinity") && !(LocalDate.parse(date).getYear() >= 1
+                        && LocalDate.parse(date).getYear() <= 9999)) {
+                    return null;
                 }
                 return new Cursor(date, fields.getString(1), fields.getString(2), fields.getString(3));
             } catch (RuntimeException notACursor) {

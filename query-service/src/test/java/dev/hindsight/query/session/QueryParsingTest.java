@@ -80,7 +80,9 @@ class QueryParsingTest {
                 .getBytes(StandardCharsets.UTF_8));
         String nul = Base64.getUrlEncoder().encodeToString("[\"2025-10-02\",\"m\\u0000\",\"j\",\"s\"]"
                 .getBytes(StandardCharsets.UTF_8));
-        for (String cursorText : List.of("%%%", notJson, threeFields, badDate, number, nul)) {
+        String farPast = Base64.getUrlEncoder().encodeToString("[\"-999999999-01-01\",\"m\",\"j\",\"s\"]"
+                .getBytes(StandardCharsets.UTF_8));
+        for (String cursorText : List.of("%%%", notJson, threeFields, badDate, number, nul, farPast)) {
             assertThatThrownBy(() -> ReasoningQuery.Filters.parse(null, null, null, null, null, cursorText))
                     .isInstanceOfSatisfying(ProblemException.class, e -> assertThat(e.problem().errors())
                             .extracting("field").containsExactly("cursor"));
