@@ -3,7 +3,7 @@ package dev.hindsight.evaluation.shadow;
 import java.util.Objects;
 
 /**
- * The targets and weights of the Reality Alignment Score (ARCHITECTURE.md, "Reality Alignment Score"), one
+ * The targets and weights of the Reality Alignment Score (seed 002), one
  * {@link Rule} per signal row of the table, plus the prior weight {@code w0}.
  *
  * <p>These are configuration: an operator may tune them. {@link #method()} stays {@code reality_alignment.v1} for
@@ -42,7 +42,7 @@ public record AlignmentWeights(double prior, Rule smoothCompletion, Rule explici
         Objects.requireNonNull(abandonedResponse, "abandonedResponse");
     }
 
-    /** The defaults of the ARCHITECTURE.md table, with {@code w0 = 1.0}. */
+    /** The default targets and weights, with {@code w0 = 1.0}. */
     public static AlignmentWeights defaults() {
         return new AlignmentWeights(
                 1.0,

@@ -10,7 +10,7 @@ import java.util.Objects;
  * The Reality Alignment Score of one decision given the signals on its message:
  * {@code (w0·0.5 + Σ w·t) / (w0 + Σ w)}, with t and w per signal from {@link AlignmentWeights}.
  *
- * <p>The rules, precisely (ARCHITECTURE.md leaves these words to the code):
+ * <p>The rules, precisely (the specification leaves these words to the code):
  * <ul>
  * <li>A decision <em>takes the active action</em> when its {@code action} equals the active decision's action: the
  *     active decision itself always, and every shadow that chose the same action. All of these get the table's

@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Scores decision sets when they are due (ARCHITECTURE.md: on a terminal signal, or when the window closes on event
+ * Scores decision sets when they are due (on a terminal signal, or when the window closes on event
  * time; a later signal yields a new revision) and publishes SHADOW_EVALUATION_COMPLETED, plus one DECISION_COMPARISON
  * per shadow with the first revision. The due sets are locked, scored and marked in one transaction with their
  * outbox rows, so a restart at any instant neither loses nor repeats a revision: what is due depends only on the

@@ -53,7 +53,7 @@ final class Invariants {
     static final long MAX_EVENT_BYTES = 5_242_880;
 
     /**
-     * Topics a service is announced to write (ARCHITECTURE.md, issue #6) before its configuration has landed: used only
+     * Topics a service is announced to write (issue #6) before its configuration has landed: used only
      * while that service declares no Kafka channel at all. memory-service writes hindsight.memory.v1 and dead-letters
      * each of its three channels (reasoning, insights, memories), as its configuration in progress for #6 names them.
      */
