@@ -108,7 +108,7 @@ public class ReadCache {
             return load.get();
         }
         CompletableFuture<Rendered> cached = answers.getIfPresent(key);
-        if (cached != null && cached.isDone() && !cached.isCompletedExceptionally()) {
+        if (cached != null && cached.isDone() && !cached.isCompletedExceptionally() && cached.join() != null) {
             Rendered answer = cached.join();
             if (answer.generation() == generation) {
                 hits.increment();
@@ -122,11 +122,12 @@ public class ReadCache {
             return load.get();
         }
         boolean[] loading = {false};
+        Throwable[] failure = {null};
         CompletableFuture<Rendered> pending;
         if (filters == null) {
             pending = answers.get(key, (k, executor) -> {
                 loading[0] = true;
-                return load.get().subscribeAsCompletionStage();
+                return absentOnFailure(load, failure);
             });
         } else {
             Map<Key, ReasoningFilters> ofTenant = reasoning.computeIfAbsent(key.tenant(), t -> new ConcurrentHashMap<>());
@@ -134,12 +135,24 @@ public class ReadCache {
                 ofTenant.put(key, filters);
                 pending = answers.get(key, (k, executor) -> {
                     loading[0] = true;
-                    return load.get().subscribeAsCompletionStage();
+                    return absentOnFailure(load, failure);
                 });
             }
         }
         (loading[0] ? misses : hits).increment();
-        return resumeOnCaller(pending);
+        // A load that failed (most often a 404) left nothing in the cache: its own reader gets the failure, a reader
+        // who joined it loads for itself.
+        return resumeOnCaller(pending).onItem().ifNull().switchTo(() -> failure[0] != null
+                ? Uni.createFrom().failure(failure[0]) : load.get());
+    }
+
+    /**
+     * The load as the cache's future: a failure completes it empty, which the cache drops without a word, where a
+     * failed future would be logged as a warning on every read of a session that does not exist.
+     */
+    private static CompletableFuture<Rendered> absentOnFailure(Supplier<Uni<Rendered>> load, Throwable[] failure) {
+        return load.get().onFailure().invoke(f -> failure[0] = f).onFailure().recoverWithNull()
+                .subscribeAsCompletionStage();
     }
 
     /** Completes on the caller's own Vert.x context when the answer was loaded on another request's. */
@@ -175,7 +188,7 @@ public class ReadCache {
                     CompletableFuture<Rendered> cached = answers.getIfPresent(entry.getKey());
                     if (cached == null) {
                         entries.remove(); // evicted or expired meanwhile
-                    } else if (!cached.isDone() || cached.isCompletedExceptionally()
+                    } else if (!cached.isDone() || cached.isCompletedExceptionally() || cached.join() == null
                             || cached.join().sessions().contains(change.id())
                             || (change.trading() != null && entry.getValue().matches(change.trading()))) {
                         answers.synchronous().invalidate(entry.getKey());

@@ -134,6 +134,25 @@ class ReadCacheTest {
     }
 
     @Test
+    void aReaderWhoJoinedAFailedLoadGetsItsOwnAnswer() {
+        AtomicReference<UniEmitter<? super Rendered>> pending = new AtomicReference<>();
+        AtomicInteger started = new AtomicInteger();
+        Supplier<Uni<Rendered>> load = () -> started.incrementAndGet() == 1
+                ? Uni.createFrom().<Rendered>emitter(pending::set)
+                : Uni.createFrom().failure(ProblemException.notFound("No session s-9 (second look)"));
+        AtomicReference<Throwable> first = new AtomicReference<>();
+        AtomicReference<Throwable> second = new AtomicReference<>();
+        cache.session("tenant-a", "s-9", 1, load).subscribe().with(r -> { }, first::set);
+        cache.session("tenant-a", "s-9", 1, load).subscribe().with(r -> { }, second::set);
+
+        pending.get().fail(ProblemException.notFound("No session s-9"));
+
+        assertThat(first.get()).isInstanceOf(ProblemException.class).hasMessage("No session s-9");
+        assertThat(second.get()).isInstanceOf(ProblemException.class).hasMessage("No session s-9 (second look)");
+        assertThat(started).hasValue(2);
+    }
+
+    @Test
     void anAnswerOfAnotherGenerationIsReloaded() {
         read("s-1", 1);
         Rendered rebuilt = read("s-1", 2);
