@@ -11,6 +11,7 @@ import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.Optional;
 
 /** Turns a known API key into an identity carrying its tenant and scopes; an unknown key fails authentication. */
 @ApplicationScoped
@@ -37,13 +38,24 @@ public class ApiKeyIdentityProvider implements IdentityProvider<TokenAuthenticat
         if (token == null || token.isBlank()) {
             return Uni.createFrom().failure(new AuthenticationFailedException("Unknown API key"));
         }
-        String sha256 = Hashing.sha256Hex(token.trim());
-        return configured.findHash(sha256).or(() -> issued.find(sha256, Instant.now()))
-                .map(grant -> Uni.createFrom().<SecurityIdentity>item(QuarkusSecurityIdentity.builder()
+        return identity(Hashing.sha256Hex(token.trim()));
+    }
+
+    /** The identity of the key with this SHA-256 now, or an authentication failure when it is unknown or not valid. */
+    public Uni<SecurityIdentity> identity(String sha256) {
+        return grant(sha256).map(grant -> Uni.createFrom().<SecurityIdentity>item(QuarkusSecurityIdentity.builder()
                         .setPrincipal(new QuarkusPrincipal(grant.keyId()))
                         .addRoles(grant.scopes())
                         .addAttribute(TenantContext.TENANT_ATTRIBUTE, grant.tenant())
                         .build()))
                 .orElseGet(() -> Uni.createFrom().failure(new AuthenticationFailedException("Unknown API key")));
+    }
+
+    /**
+     * What the key with this SHA-256 grants now: configured (bootstrap) keys first, then the keys issued at run time;
+     * empty when it is unknown, expired or revoked.
+     */
+    public Optional<ApiKeys.Grant> grant(String sha256) {
+        return configured.findHash(sha256).or(() -> issued.find(sha256, Instant.now()));
     }
 }

@@ -54,9 +54,19 @@ public final class SessionListing {
         }
     }
 
+    /**
+     * The filters as given (query parameters or the console's form): kind, model, outcome, QA status, a label as
+     * {@code key=value}, and a range on the session's start.
+     */
+    public record Filters(String kind, String model, String outcome, String qaStatus, String label, String from,
+            String to) {
+
+        public static final Filters NONE = new Filters(null, null, null, null, null, null, null);
+    }
+
     /** The validated query. */
-    public record Query(String kind, String model, String outcome, OffsetDateTime from, OffsetDateTime to,
-            Cursor after, int limit) {
+    public record Query(String kind, String model, String outcome, String qaStatus, String labelKey,
+            String labelValue, OffsetDateTime from, OffsetDateTime to, Cursor after, int limit) {
 
         /** The statement and its parameters, with only the filters present (so each gets its index). */
         String sql(List<Object> params, String tenant) {
@@ -76,6 +86,14 @@ public final class SessionListing {
             if (outcome != null) {
                 params.add(outcome);
                 sql.append(" AND outcome = $").append(params.size());
+            }
+            if (qaStatus != null) {
+                params.add(qaStatus);
+                sql.append(" AND qa_status = $").append(params.size());
+            }
+            if (labelKey != null) {
+                params.add(new io.vertx.core.json.JsonObject().put(labelKey, labelValue));
+                sql.append(" AND labels @> $").append(params.size());
             }
             if (from != null) {
                 params.add(from);
@@ -101,8 +119,10 @@ public final class SessionListing {
     }
 
     /** Validates every parameter, reporting all that are wrong at once. */
-    public static Query query(String kind, String model, String outcome, String from, String to, String cursor,
-            String limit) {
+    public static Query query(Filters filters, String cursor, String limit) {
+        String kind = filters.kind();
+        String model = filters.model();
+        String outcome = filters.outcome();
         List<FieldError> errors = new ArrayList<>();
         if (kind != null && !List.of("trading", "chat", "debug").contains(kind)) {
             errors.add(new FieldError("kind", "must be one of trading, chat, debug"));
@@ -113,8 +133,22 @@ public final class SessionListing {
         if (model != null && (model.isBlank() || model.length() > 200)) {
             errors.add(new FieldError("model", "must be 1 to 200 characters"));
         }
-        OffsetDateTime fromTime = time("from", from, errors);
-        OffsetDateTime toTime = time("to", to, errors);
+        if (filters.qaStatus() != null && !List.of("pending", "completed", "failed").contains(filters.qaStatus())) {
+            errors.add(new FieldError("qa_status", "must be one of pending, completed, failed"));
+        }
+        String labelKey = null;
+        String labelValue = null;
+        if (filters.label() != null) {
+            int equals = filters.label().indexOf('=');
+            if (equals < 1 || filters.label().length() > 1200) {
+                errors.add(new FieldError("label", "must be key=value (the key not empty), at most 1200 characters"));
+            } else {
+                labelKey = filters.label().substring(0, equals);
+                labelValue = filters.label().substring(equals + 1);
+            }
+        }
+        OffsetDateTime fromTime = time("from", filters.from(), errors);
+        OffsetDateTime toTime = time("to", filters.to(), errors);
         int size = DEFAULT_LIMIT;
         if (limit != null) {
             try {
@@ -137,7 +171,8 @@ public final class SessionListing {
         if (!errors.isEmpty()) {
             throw ProblemException.badRequest("Invalid query", errors);
         }
-        return new Query(kind, model, outcome, fromTime, toTime, after, size);
+        return new Query(kind, model, outcome, filters.qaStatus(), labelKey, labelValue, fromTime, toTime, after,
+                size);
     }
 
     /** A date (YYYY-MM-DD, midnight UTC) or an ISO-8601 instant with offset. */

@@ -8,6 +8,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,6 +54,31 @@ public class SessionRepository {
     public SessionRepository(Pool pool, Generations generations) {
         this.pool = pool;
         this.generations = generations;
+    }
+
+    /** One page of this tenant's sessions, newest first, as {@code query} asks. */
+    public Uni<SessionListing.Page> list(String tenant, SessionListing.Query query) {
+        List<Object> params = new ArrayList<>();
+        String sql = query.sql(params, tenant);
+        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(sql)).execute(Tuple.from(params)))
+                .map(rows -> {
+                    List<SessionListing.Summary> page = new ArrayList<>(query.limit());
+                    Instant lastListedAt = null;
+                    for (Row row : rows) {
+                        if (page.size() == query.limit()) {
+                            // One row more than asked for: a next page exists, starting after the last one shown.
+                            return new SessionListing.Page(page, page.size(), new SessionListing.Cursor(
+                                    lastListedAt, page.get(page.size() - 1).sessionId()).encode());
+                        }
+                        lastListedAt = row.getOffsetDateTime("listed_at").toInstant();
+                        page.add(new SessionListing.Summary(row.getString("session_id"), row.getString("kind"),
+                                row.getOffsetDateTime("started_at"), row.getOffsetDateTime("completed_at"),
+                                row.getString("outcome"), row.getString("job_id"), row.getLocalDate("trading_date"),
+                                row.getString("model"), row.getInteger("total_messages"),
+                                row.getString("session_summary"), row.getString("qa_status")));
+                    }
+                    return new SessionListing.Page(page, page.size(), null);
+                });
     }
 
     /** The whole session, or empty when this tenant has none by that id. */

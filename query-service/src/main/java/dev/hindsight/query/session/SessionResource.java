@@ -10,9 +10,6 @@ import dev.hindsight.query.projection.Generations;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.GET;
@@ -24,9 +21,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -48,16 +42,14 @@ public class SessionResource {
 
     private final SessionRepository sessions;
     private final Generations generations;
-    private final Pool pool;
     private final TenantContext tenant;
     private final ReadCache cache;
     private final ObjectMapper json;
 
-    public SessionResource(SessionRepository sessions, Generations generations, Pool pool, TenantContext tenant,
+    public SessionResource(SessionRepository sessions, Generations generations, TenantContext tenant,
             ReadCache cache, ObjectMapper json) {
         this.sessions = sessions;
         this.generations = generations;
-        this.pool = pool;
         this.tenant = tenant;
         this.cache = cache;
         this.json = json;
@@ -65,36 +57,18 @@ public class SessionResource {
 
     @GET
     @Operation(summary = "List sessions, newest first", description = "Filters: kind (trading, chat, debug), model, "
-            + "outcome (success, failure, unknown), from / to (date or ISO-8601 timestamp, on the session's start). "
-            + "Pass next_cursor back as cursor for the next page; limit 1-200, default 50.")
+            + "outcome (success, failure, unknown), qa_status (pending, completed, failed), label (key=value, "
+            + "exactly), from / to (date or ISO-8601 timestamp, on the session's start). Pass next_cursor back as "
+            + "cursor for the next page; limit 1-200, default 50.")
     @APIResponse(responseCode = "200", description = "A page of sessions")
     @APIResponse(responseCode = "400", description = "Invalid filter, limit or cursor",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<SessionListing.Page> list(@QueryParam("kind") String kind, @QueryParam("model") String model,
-            @QueryParam("outcome") String outcome, @QueryParam("from") String from, @QueryParam("to") String to,
+            @QueryParam("outcome") String outcome, @QueryParam("qa_status") String qaStatus,
+            @QueryParam("label") String label, @QueryParam("from") String from, @QueryParam("to") String to,
             @QueryParam("cursor") String cursor, @QueryParam("limit") String limit) {
-        SessionListing.Query query = SessionListing.query(kind, model, outcome, from, to, cursor, limit);
-        List<Object> params = new ArrayList<>();
-        String sql = query.sql(params, tenant.tenant());
-        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(sql)).execute(Tuple.from(params)))
-                .map(rows -> {
-                    List<SessionListing.Summary> page = new ArrayList<>(query.limit());
-                    Instant lastListedAt = null;
-                    for (Row row : rows) {
-                        if (page.size() == query.limit()) {
-                            // One row more than asked for: a next page exists, starting after the last one shown.
-                            return new SessionListing.Page(page, page.size(), new SessionListing.Cursor(
-                                    lastListedAt, page.get(page.size() - 1).sessionId()).encode());
-                        }
-                        lastListedAt = row.getOffsetDateTime("listed_at").toInstant();
-                        page.add(new SessionListing.Summary(row.getString("session_id"), row.getString("kind"),
-                                row.getOffsetDateTime("started_at"), row.getOffsetDateTime("completed_at"),
-                                row.getString("outcome"), row.getString("job_id"), row.getLocalDate("trading_date"),
-                                row.getString("model"), row.getInteger("total_messages"),
-                                row.getString("session_summary"), row.getString("qa_status")));
-                    }
-                    return new SessionListing.Page(page, page.size(), null);
-                });
+        return sessions.list(tenant.tenant(), SessionListing.query(
+                new SessionListing.Filters(kind, model, outcome, qaStatus, label, from, to), cursor, limit));
     }
 
     @GET

@@ -21,15 +21,16 @@ class QueryParsingTest {
     @Test
     void aCursorRoundTripsAndAForgedOneIsA400() {
         var cursor = new SessionListing.Cursor(Instant.parse("2025-10-02T10:00:00.123456Z"), "chat|with|bars");
-        var query = SessionListing.query(null, null, null, null, null, cursor.encode(), null);
+        var query = SessionListing.query(SessionListing.Filters.NONE, cursor.encode(), null);
         assertThat(query.after()).isEqualTo(cursor);
-        assertThatThrownBy(() -> SessionListing.query(null, null, null, null, null, "bm90LWEtY3Vyc29y", null))
+        assertThatThrownBy(() -> SessionListing.query(SessionListing.Filters.NONE, "bm90LWEtY3Vyc29y", null))
                 .isInstanceOf(ProblemException.class);
     }
 
     @Test
     void onlyTheFiltersGivenReachTheStatementInOrder() {
-        var query = SessionListing.query("chat", null, "success", "2025-10-01", null, null, "10");
+        var query = SessionListing.query(
+                new SessionListing.Filters("chat", null, "success", null, null, "2025-10-01", null), null, "10");
         List<Object> params = new ArrayList<>();
         String sql = query.sql(params, "tenant-a");
         assertThat(sql).contains("kind = $2").contains("outcome = $3").contains("listed_at >= $4")
@@ -39,9 +40,21 @@ class QueryParsingTest {
 
     @Test
     void everyInvalidParameterIsReportedAtOnce() {
-        assertThatThrownBy(() -> SessionListing.query("robot", "", "maybe", "2025-02-30", "soon", null, "500"))
+        assertThatThrownBy(() -> SessionListing.query(new SessionListing.Filters("robot", "", "maybe", "judged",
+                "no-equals", "2025-02-30", "soon"), null, "500"))
                 .isInstanceOfSatisfying(ProblemException.class, e -> assertThat(e.problem().errors())
-                        .extracting("field").containsExactly("kind", "outcome", "model", "from", "to", "limit"));
+                        .extracting("field")
+                        .containsExactly("kind", "outcome", "model", "qa_status", "label", "from", "to", "limit"));
+    }
+
+    @Test
+    void aLabelFilterIsAKeyAndAValueSplitAtTheFirstEqualsSign() {
+        var query = SessionListing.query(new SessionListing.Filters(null, null, null, "completed",
+                "team=a=b", null, null), null, null);
+        List<Object> params = new ArrayList<>();
+        String sql = query.sql(params, "tenant-a");
+        assertThat(sql).contains("qa_status = $2").contains("labels @> $3");
+        assertThat(params.get(2)).hasToString("{\"team\":\"a=b\"}");
     }
 
     @Test

@@ -1,0 +1,72 @@
+package dev.hindsight.query.console;
+
+import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.problem.Problem;
+import dev.hindsight.platform.problem.ProblemException;
+import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Every console page goes through here: a visitor who is not signed in is sent to the sign-in page (and back to the
+ * page asked for afterwards), one whose key lacks the page's scope gets a 403 page, and a page whose content is
+ * missing or whose query is wrong gets a 404 or 400 page, never JSON.
+ */
+@ApplicationScoped
+public class ConsoleAccess {
+
+    private final CurrentIdentityAssociation identities;
+
+    public ConsoleAccess(CurrentIdentityAssociation identities) {
+        this.identities = identities;
+    }
+
+    /** Renders {@code page} for a viewer whose key has {@code scope}. */
+    public Uni<Response> page(UriInfo uri, String scope, Function<Viewer, Uni<Response>> page) {
+        return identities.getDeferredIdentity().chain(identity -> {
+            if (identity.isAnonymous()) {
+                return Uni.createFrom().item(signInFirst(uri));
+            }
+            Viewer viewer = viewer(identity);
+            if (!identity.hasRole(scope)) {
+                return Uni.createFrom().item(html(403, Templates.error(new Layout(viewer, "Forbidden"),
+                        "This page needs an API key with the " + scope + " scope.", List.of()).render()));
+            }
+            return page.apply(viewer).onFailure(ProblemException.class)
+                    .recoverWithItem(e -> problemPage(viewer, ((ProblemException) e).problem()));
+        });
+    }
+
+    static Viewer viewer(SecurityIdentity identity) {
+        return new Viewer((String) identity.getAttribute(TenantContext.TENANT_ATTRIBUTE),
+                identity.getPrincipal().getName(), identity.getRoles());
+    }
+
+    private static Response problemPage(Viewer viewer, Problem problem) {
+        String title = problem.status() == 404 ? "Not found" : problem.title();
+        return html(problem.status(), Templates.error(new Layout(viewer, title), problem.detail(),
+                problem.errors() == null ? List.of() : problem.errors()).render());
+    }
+
+    /** Where a visitor who is not signed in goes: the sign-in page, which brings them back here. */
+    static Response signInFirst(UriInfo uri) {
+        String back = uri.getRequestUri().getRawPath()
+                + (uri.getRequestUri().getRawQuery() == null ? "" : "?" + uri.getRequestUri().getRawQuery());
+        return Response.seeOther(URI.create(ConsolePaths.SIGN_IN + "?next="
+                + URLEncoder.encode(back, StandardCharsets.UTF_8))).build();
+    }
+
+    /** An HTML page; console pages are per viewer and never stored by caches on the way. */
+    public static Response html(int status, String body) {
+        return Response.status(status).type("text/html;charset=UTF-8").header("Cache-Control", "no-store")
+                .entity(body).build();
+    }
+}

@@ -1,0 +1,24 @@
+package dev.hindsight.query.console;
+
+import dev.hindsight.platform.problem.Problem;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
+import java.util.List;
+
+/** The console's pages (src/main/resources/templates/console); every expression is checked at build time. */
+@CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+final class Templates {
+
+    static native TemplateInstance error(Layout layout, String message, List<Problem.FieldError> errors);
+
+    static native TemplateInstance signIn(Layout layout, String next, String message);
+
+    static native TemplateInstance sessions(Layout layout, SessionsPage page);
+
+    static native TemplateInstance session(Layout layout, SessionPage session);
+
+    static native TemplateInstance message(Layout layout, SessionPage session, SessionPage.Message message);
+
+    private Templates() {
+    }
+}

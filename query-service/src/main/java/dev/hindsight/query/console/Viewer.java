@@ -1,0 +1,12 @@
+package dev.hindsight.query.console;
+
+import dev.hindsight.platform.auth.Scopes;
+import java.util.Set;
+
+/** Who is reading the console: the key they signed in with, its tenant and scopes. */
+public record Viewer(String tenant, String keyId, Set<String> scopes) {
+
+    public boolean admin() {
+        return scopes.contains(Scopes.ADMIN);
+    }
+}

@@ -1,0 +1,177 @@
+package dev.hindsight.query.console;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.hindsight.events.reasoning.ChatAttributes;
+import dev.hindsight.events.reasoning.MessageRecorded;
+import dev.hindsight.events.reasoning.MessageRole;
+import dev.hindsight.events.reasoning.SessionKind;
+import dev.hindsight.events.reasoning.SessionStarted;
+import dev.hindsight.events.reasoning.StepType;
+import dev.hindsight.events.reasoning.ThinkingStep;
+import dev.hindsight.testing.HindsightTestResource;
+import dev.hindsight.testing.TestEvents;
+import dev.hindsight.testing.TestTenants;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Given sessions in the read model (real broker, registry and PostgreSQL), when a person signs in with an API key and
+ * opens the console's pages over HTTP, then they see their tenant's sessions as text, in order, under a strict
+ * content policy, and nothing else. What a browser does with the pages is shown by the browser tests.
+ */
+@QuarkusTest
+@QuarkusTestResource(HindsightTestResource.class)
+class ConsoleTest {
+
+    private static final Instant T0 = Instant.parse("2025-10-02T10:00:00Z");
+
+    @Test
+    void aVisitorWhoIsNotSignedInIsSentToSignInAndBackAfterwards() {
+        given().redirects().follow(false).when().get("/").then().statusCode(303)
+                .header("Location", org.hamcrest.Matchers.endsWith("/ui/sessions"));
+        given().redirects().follow(false).when().get("/ui/sessions?kind=chat").then().statusCode(303)
+                .header("Location", org.hamcrest.Matchers.endsWith("/ui/sign-in?next=%2Fui%2Fsessions%3Fkind%3Dchat"));
+
+        Response form = given().when().get("/ui/sign-in?next=/ui/sessions?kind=chat");
+        assertThat(form.statusCode()).isEqualTo(200);
+        assertThat(form.body().asString()).contains("name=\"api_key\"")
+                .contains("value=\"/ui/sessions?kind=chat\"");
+
+        Response signedIn = given().redirects().follow(false).formParam("api_key", TestTenants.TENANT_A.key())
+                .formParam("next", "/ui/sessions?kind=chat").when().post("/ui/sign-in");
+        assertThat(signedIn.statusCode()).isEqualTo(303);
+        assertThat(signedIn.header("Location")).endsWith("/ui/sessions?kind=chat");
+        String setCookie = signedIn.header("Set-Cookie");
+        assertThat(setCookie).startsWith(ConsoleCookie.NAME + "=v1.").containsIgnoringCase("HttpOnly")
+                .containsIgnoringCase("SameSite=Strict").contains("Path=/ui").contains("Max-Age=28800")
+                .doesNotContain(TestTenants.TENANT_A.key());
+    }
+
+    @Test
+    void aWrongKeyIsRefusedOnTheFormAndANextOutsideTheConsoleIsIgnored() {
+        Response refused = given().redirects().follow(false).formParam("api_key", "not-a-key")
+                .formParam("next", "//evil.example/").when().post("/ui/sign-in");
+        assertThat(refused.statusCode()).isEqualTo(401);
+        assertThat(refused.header("Set-Cookie")).isNull();
+        assertThat(refused.body().asString()).contains("This API key is not valid")
+                .contains("value=\"/ui/sessions\"");
+
+        Response noRead = given().redirects().follow(false).formParam("api_key", TestTenants.ADMIN_B.key())
+                .when().post("/ui/sign-in");
+        assertThat(noRead.statusCode()).isEqualTo(401);
+        assertThat(noRead.body().asString()).contains("lacks the read scope");
+
+        given().redirects().follow(false).header("Origin", "https://evil.example")
+                .formParam("api_key", TestTenants.TENANT_A.key()).when().post("/ui/sign-in")
+                .then().statusCode(403);
+        Response offSite = given().redirects().follow(false).formParam("api_key", TestTenants.TENANT_A.key())
+                .formParam("next", "https://evil.example/").when().post("/ui/sign-in");
+        assertThat(offSite.header("Location")).endsWith("/ui/sessions");
+    }
+
+    @Test
+    void aSessionPageShowsTheConversationAndEachMessagesStepsInOrderAsText() {
+        String sessionId = "console-" + UUID.randomUUID();
+        String script = "<script>alert('x')</script>";
+        TestEvents.session("tenant-a", sessionId,
+                SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
+                        .setChat(ChatAttributes.newBuilder().setAgent("agent <b>").setModel("gpt-5").build()).build(),
+                message(0, MessageRole.USER, "What is " + script + "?", List.of()),
+                message(1, MessageRole.ASSISTANT, "An <img src=x onerror=alert(1)> tag.", List.of(
+                        step(1, StepType.TOOL, null, "search", "{\"q\":\"" + script.replace("'", "") + "\"}"),
+                        step(0, StepType.REASONING, "First I think.", null, null),
+                        step(2, StepType.REASONING, "Then I answer.", null, null))));
+        String cookie = signIn(TestTenants.TENANT_A);
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().cookie(ConsoleCookie.NAME, cookie)
+                .when().get("/ui/sessions/" + sessionId).then().statusCode(200));
+        Response page = given().cookie(ConsoleCookie.NAME, cookie).when().get("/ui/sessions/" + sessionId);
+        String html = page.body().asString();
+
+        assertThat(page.contentType()).startsWith("text/html");
+        assertThat(page.header("Content-Security-Policy")).contains("script-src 'self'")
+                .contains("frame-ancestors 'none'").doesNotContain("unsafe-inline");
+        assertThat(page.header("X-Content-Type-Options")).isEqualTo("nosniff");
+        assertThat(page.header("Cache-Control")).isEqualTo("no-store");
+        // Everything the agent wrote is text: no tag of its survives.
+        assertThat(html).doesNotContain("<script>alert").doesNotContain("<img src=x").doesNotContain("<b>")
+                .contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;").contains("&lt;img src=x onerror=");
+        assertThat(html.indexOf("What is")).isLessThan(html.indexOf("An &lt;img"));
+        assertThat(html.indexOf("First I think.")).isLessThan(html.indexOf("search"));
+        assertThat(html.indexOf("search")).isLessThan(html.indexOf("Then I answer."));
+        assertThat(html).contains("id=\"m1-s0\"").contains("id=\"m1-s1\"").contains("id=\"m1-s2\"");
+
+        Response list = given().cookie(ConsoleCookie.NAME, cookie).when().get("/ui/sessions?kind=chat&model=gpt-5");
+        assertThat(list.statusCode()).isEqualTo(200);
+        assertThat(list.body().asString()).contains(sessionId);
+    }
+
+    @Test
+    void anotherTenantsSessionIsTheSameNotFoundPageAsAMissingOne() {
+        String sessionId = "console-b-" + UUID.randomUUID();
+        TestEvents.session("tenant-b", sessionId, SessionStarted.newBuilder().setKind(SessionKind.CHAT)
+                .setStartedAt(T0).build());
+        String cookieB = signIn(TestTenants.TENANT_B);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().cookie(ConsoleCookie.NAME, cookieB)
+                .when().get("/ui/sessions/" + sessionId).then().statusCode(200));
+
+        Response foreign = given().cookie(ConsoleCookie.NAME, signIn(TestTenants.TENANT_A))
+                .when().get("/ui/sessions/" + sessionId);
+        assertThat(foreign.statusCode()).isEqualTo(404);
+        assertThat(foreign.contentType()).startsWith("text/html");
+        assertThat(foreign.body().asString()).contains("No session " + sessionId);
+    }
+
+    @Test
+    void aForgedCookieSignsNobodyInAndTheCookieNeverOpensTheApi() {
+        String cookie = signIn(TestTenants.TENANT_A);
+        String[] parts = cookie.split("\\.");
+        String forged = String.join(".", parts[0], parts[1], Long.toString(Long.parseLong(parts[2]) + 86_400),
+                parts[3]);
+
+        given().redirects().follow(false).cookie(ConsoleCookie.NAME, forged).when().get("/ui/sessions")
+                .then().statusCode(303);
+        given().cookie(ConsoleCookie.NAME, cookie).when().get("/v1/sessions").then().statusCode(401);
+
+        Response signedOut = given().redirects().follow(false).cookie(ConsoleCookie.NAME, cookie)
+                .when().post("/ui/sign-out");
+        assertThat(signedOut.statusCode()).isEqualTo(303);
+        assertThat(signedOut.header("Set-Cookie")).startsWith(ConsoleCookie.NAME + "=;").contains("Max-Age=0");
+    }
+
+    @Test
+    void anInvalidFilterIsSaidOnTheFormAsA400() {
+        Response page = given().cookie(ConsoleCookie.NAME, signIn(TestTenants.TENANT_A))
+                .when().get("/ui/sessions?kind=robot&from=yesterday");
+        assertThat(page.statusCode()).isEqualTo(400);
+        assertThat(page.contentType()).startsWith("text/html");
+        assertThat(page.body().asString()).contains("kind must be one of trading, chat, debug")
+                .contains("from must be a date");
+    }
+
+    static String signIn(TestTenants who) {
+        Response answer = given().redirects().follow(false).formParam("api_key", who.key())
+                .when().post("/ui/sign-in");
+        assertThat(answer.statusCode()).as(answer.body().asString()).isEqualTo(303);
+        return answer.cookie(ConsoleCookie.NAME);
+    }
+
+    private static MessageRecorded message(int index, MessageRole role, String content, List<ThinkingStep> steps) {
+        return MessageRecorded.newBuilder().setMessageIndex(index).setRole(role).setContent(content)
+                .setTimestamp(T0.plusSeconds(index)).setThinkingSteps(steps).build();
+    }
+
+    private static ThinkingStep step(int order, StepType type, String content, String tool, String arguments) {
+        return ThinkingStep.newBuilder().setStepOrder(order).setStepType(type).setContent(content).setToolName(tool)
+                .setToolArguments(arguments).build();
+    }
+}
