@@ -135,7 +135,11 @@ final class RunningSystem implements AutoCloseable {
     private Map<String, String> config(Service service, Map<String, String> extra) {
         Map<String, String> config = new HashMap<>();
         switch (service) {
-            case QUERY -> config.put("hindsight.query.group", "system-query-" + run);
+            case QUERY -> {
+                config.put("hindsight.query.group", "system-query-" + run);
+                // Every replica signs console cookies with the same key, so a browser signed in on one is on all.
+                config.put("hindsight.console.cookie-secret", "system-test-console-cookie-secret-" + run);
+            }
             case EVALUATION -> config.put("hindsight.evaluation-group", "system-evaluation-" + run);
             case MEMORY -> {
                 config.put("hindsight.memory-group", "system-memory-" + run);

@@ -14,6 +14,8 @@ public enum TestTenants {
     ADMIN_B("tenant-b", "test-key-admin-b", "admin"),
     /** Tenant A again, but only allowed to read. */
     READ_ONLY_A("tenant-a", "test-key-read-only", "read"),
+    /** The console's browser tests: a tenant of their own, so that what a page lists is exactly what they sent. */
+    CONSOLE("tenant-console", "test-key-tenant-console", "ingest,read,admin"),
     /** A tenant of its own for tests that exhaust its quota of events (ingest's test profile gives it a small one). */
     FLOOD("tenant-flood", "test-key-tenant-flood", "ingest,read"),
     /** Likewise for its quota of bytes. */

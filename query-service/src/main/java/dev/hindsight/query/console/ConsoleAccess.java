@@ -3,6 +3,8 @@ package dev.hindsight.query.console;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
@@ -42,6 +44,19 @@ public class ConsoleAccess {
             }
             return page.apply(viewer).onFailure(ProblemException.class)
                     .recoverWithItem(e -> problemPage(viewer, ((ProblemException) e).problem()));
+        });
+    }
+
+    /** The viewer, for a stream: one who is not signed in or lacks {@code scope} is refused (401, 403). */
+    public Uni<Viewer> viewer(String scope) {
+        return identities.getDeferredIdentity().map(identity -> {
+            if (identity.isAnonymous()) {
+                throw new UnauthorizedException("Sign in to the console first");
+            }
+            if (!identity.hasRole(scope)) {
+                throw new ForbiddenException("This stream needs the " + scope + " scope");
+            }
+            return viewer(identity);
         });
     }
 

@@ -5,6 +5,9 @@ import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.query.session.SessionListing;
 import dev.hindsight.query.session.SessionRepository;
 import dev.hindsight.query.session.SessionView;
+import dev.hindsight.query.change.Change;
+import dev.hindsight.query.change.ChangeFeed;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
@@ -16,7 +19,12 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.RestStreamElementType;
 
 /**
  * The sessions list and a session's page, read through the same repository as {@code GET /v1/sessions} so that a
@@ -27,12 +35,21 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @Produces(MediaType.TEXT_HTML)
 public class SessionPages {
 
+    private static final Set<String> LIVE_KINDS = Set.of("session", "session_summarized", "trace_judged");
+    private static final Duration LIVE_WINDOW = Duration.ofMillis(500);
+    private static final int LIVE_MAX_ROWS = 200;
+    private static final int LIVE_BUFFER = 10_000;
+    /** An event that is not a row (the browser drops events without data, so it says something). */
+    static final String HEARTBEAT = "heartbeat";
+
     private final ConsoleAccess access;
     private final SessionRepository sessions;
+    private final ChangeFeed feed;
 
-    public SessionPages(ConsoleAccess access, SessionRepository sessions) {
+    public SessionPages(ConsoleAccess access, SessionRepository sessions, ChangeFeed feed) {
         this.access = access;
         this.sessions = sessions;
+        this.feed = feed;
     }
 
     @GET
@@ -55,10 +72,10 @@ public class SessionPages {
                 String error = invalid.problem().errors().stream().map(e -> e.field() + " " + e.message())
                         .reduce((a, b) -> a + "; " + b).orElse(invalid.problem().detail());
                 return Uni.createFrom().item(ConsoleAccess.html(400, Templates.sessions(layout,
-                        new SessionsPage(filters, java.util.List.of(), null, error)).render()));
+                        SessionsPage.invalid(filters, error)).render()));
             }
             return sessions.list(viewer.tenant(), query).map(page -> ConsoleAccess.html(200,
-                    Templates.sessions(layout, SessionsPage.of(filters, page)).render()));
+                    Templates.sessions(layout, SessionsPage.of(filters, page, given(cursor) == null)).render()));
         });
     }
 
@@ -70,6 +87,44 @@ public class SessionPages {
             SessionPage page = SessionPage.of(view, SessionPage.PREVIEW);
             return ConsoleAccess.html(200, Templates.session(new Layout(viewer, title(page)), page).render());
         }));
+    }
+
+    /**
+     * The rows a live sessions list adds or replaces, as server-sent events whose data is one rendered row: every
+     * session of the viewer's tenant that the projection (of any replica) committed and the list's filters let
+     * through. Changes are gathered for half a second and read in one query, however many sessions a burst brings.
+     */
+    @GET
+    @Path("live/sessions")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @RestStreamElementType(MediaType.TEXT_PLAIN)
+    @Operation(hidden = true)
+    public Multi<String> live(@QueryParam("kind") String kind, @QueryParam("model") String model,
+            @QueryParam("outcome") String outcome, @QueryParam("qa_status") String qaStatus,
+            @QueryParam("label") String label, @QueryParam("from") String from, @QueryParam("to") String to) {
+        SessionListing.Query query = SessionListing.query(new SessionListing.Filters(given(kind), given(model),
+                given(outcome), given(qaStatus), given(label), given(from), given(to)), null, null);
+        return access.viewer(Scopes.READ).onItem().transformToMulti(viewer -> {
+            Multi<String> rows = feed.changes().onOverflow().buffer(LIVE_BUFFER)
+                    .filter(change -> change.tenant().equals(viewer.tenant()) && LIVE_KINDS.contains(change.kind()))
+                    .group().intoLists().every(LIVE_WINDOW)
+                    .filter(changes -> !changes.isEmpty())
+                    .onItem().transformToUniAndConcatenate(changes -> sessions.among(viewer.tenant(), query,
+                            changes.stream().map(Change::id).distinct().limit(LIVE_MAX_ROWS).toList()))
+                    // Oldest first: each is put at the top of the list, so the newest ends up first.
+                    .onItem().transformToIterable(found -> {
+                        List<String> rendered = new ArrayList<>(found.size());
+                        for (int i = found.size() - 1; i >= 0; i--) {
+                            rendered.add(Templates.sessionRow(SessionRow.of(found.get(i))).render()
+                                    .replace('\r', ' ').replace('\n', ' '));
+                        }
+                        return rendered;
+                    });
+            // A heartbeat at once (the page knows it is listening) and every 15 s (proxies keep an idle stream open).
+            Multi<String> heartbeats = Multi.createBy().concatenating().streams(Multi.createFrom().item(HEARTBEAT),
+                    Multi.createFrom().ticks().every(Duration.ofSeconds(15)).map(tick -> HEARTBEAT));
+            return Multi.createBy().merging().streams(rows, heartbeats);
+        });
     }
 
     /** A debugging trace is a session: the same page, at the URL that names it as a trace. */
@@ -92,7 +147,7 @@ public class SessionPages {
                             "Session " + sessionId + " has no message " + index));
             SessionPage page = SessionPage.of(new SessionView(view.sessionId(), view.kind(), view.startedAt(),
                     view.completedAt(), view.outcome(), view.trading(), view.attributes(), view.labels(),
-                    view.totalMessages(), view.sessionSummary(), null, null, java.util.List.of(), null, null),
+                    view.totalMessages(), view.sessionSummary(), null, null, List.of(), null, null),
                     SessionPage.PREVIEW);
             SessionPage.Message whole = SessionPage.message(page.href(), found, Integer.MAX_VALUE);
             return ConsoleAccess.html(200, Templates.message(new Layout(viewer, "Message " + index + " of "

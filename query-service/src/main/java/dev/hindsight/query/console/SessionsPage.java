@@ -8,23 +8,29 @@ import java.util.List;
 import java.util.Map;
 
 /** The sessions list: the filters as given (to fill the form again), one page of sessions, the next page's URL. */
-public record SessionsPage(SessionListing.Filters filters, List<Row> rows, String next, String error) {
+public record SessionsPage(SessionListing.Filters filters, List<SessionRow> rows, String next, String live,
+        String error) {
 
-    /** One session in the list. */
-    public record Row(String id, String href, String kind, String startedAt, String completedAt, String outcome,
-            String model, int messages, Text summary, String qaStatus) {
+    /**
+     * The first page of a list is live: sessions that start or change while it is open come in at the top. A later
+     * page stays as it was read.
+     */
+    static SessionsPage of(SessionListing.Filters filters, SessionListing.Page page, boolean first) {
+        List<SessionRow> rows = page.sessions().stream().map(SessionRow::of).toList();
+        return new SessionsPage(filters, rows, page.nextCursor() == null ? null : url(filters, page.nextCursor()),
+                first ? url(ConsolePaths.LIVE_SESSIONS, filters, null) : null, null);
     }
 
-    static SessionsPage of(SessionListing.Filters filters, SessionListing.Page page) {
-        List<Row> rows = page.sessions().stream().map(s -> new Row(s.sessionId(), SessionPage.href(s.sessionId()),
-                s.kind(), SessionPage.when(s.startedAt()), SessionPage.when(s.completedAt()), s.outcome(), s.model(),
-                s.totalMessages(), Text.of(s.sessionSummary(), 280), s.qaStatus())).toList();
-        return new SessionsPage(filters, rows, page.nextCursor() == null ? null : url(filters, page.nextCursor()),
-                null);
+    static SessionsPage invalid(SessionListing.Filters filters, String error) {
+        return new SessionsPage(filters, List.of(), null, null, error);
     }
 
     /** The list's URL with these filters, from {@code cursor} (null: the first page). */
     static String url(SessionListing.Filters filters, String cursor) {
+        return url(ConsolePaths.SESSIONS, filters, cursor);
+    }
+
+    private static String url(String path, SessionListing.Filters filters, String cursor) {
         Map<String, String> query = new LinkedHashMap<>();
         query.put("kind", filters.kind());
         query.put("model", filters.model());
@@ -34,7 +40,7 @@ public record SessionsPage(SessionListing.Filters filters, List<Row> rows, Strin
         query.put("from", filters.from());
         query.put("to", filters.to());
         query.put("cursor", cursor);
-        StringBuilder url = new StringBuilder(ConsolePaths.SESSIONS);
+        StringBuilder url = new StringBuilder(path);
         query.forEach((name, value) -> {
             if (value != null) {
                 url.append(url.indexOf("?") < 0 ? '?' : '&').append(name).append('=')

@@ -15,6 +15,8 @@ final class Templates {
 
     static native TemplateInstance sessions(Layout layout, SessionsPage page);
 
+    static native TemplateInstance sessionRow(SessionRow s);
+
     static native TemplateInstance session(Layout layout, SessionPage session);
 
     static native TemplateInstance message(Layout layout, SessionPage session, SessionPage.Message message);

@@ -70,6 +70,28 @@ public final class SessionListing {
 
         /** The statement and its parameters, with only the filters present (so each gets its index). */
         String sql(List<Object> params, String tenant) {
+            StringBuilder sql = filtered(params, tenant);
+            if (after != null) {
+                params.add(after.listedAt().atOffset(ZoneOffset.UTC));
+                params.add(after.sessionId());
+                sql.append(" AND (listed_at, session_id) < ($").append(params.size() - 1).append(", $")
+                        .append(params.size()).append(')');
+            }
+            params.add(limit + 1);
+            sql.append(" ORDER BY listed_at DESC, session_id DESC LIMIT $").append(params.size());
+            return sql.toString();
+        }
+
+        /** The sessions among {@code ids} that these filters let through, newest first (a live list's new rows). */
+        String sqlAmong(List<Object> params, String tenant, List<String> ids) {
+            StringBuilder sql = filtered(params, tenant);
+            params.add(ids.toArray(new String[0]));
+            sql.append(" AND session_id = ANY($").append(params.size())
+                    .append(") ORDER BY listed_at DESC, session_id DESC");
+            return sql.toString();
+        }
+
+        private StringBuilder filtered(List<Object> params, String tenant) {
             StringBuilder sql = new StringBuilder("""
                     SELECT session_id, kind, started_at, completed_at, outcome, job_id, trading_date, model,
                            total_messages, session_summary, qa_status, listed_at
@@ -103,15 +125,7 @@ public final class SessionListing {
                 params.add(to);
                 sql.append(" AND listed_at < $").append(params.size());
             }
-            if (after != null) {
-                params.add(after.listedAt().atOffset(ZoneOffset.UTC));
-                params.add(after.sessionId());
-                sql.append(" AND (listed_at, session_id) < ($").append(params.size() - 1).append(", $")
-                        .append(params.size()).append(')');
-            }
-            params.add(limit + 1);
-            sql.append(" ORDER BY listed_at DESC, session_id DESC LIMIT $").append(params.size());
-            return sql.toString();
+            return sql;
         }
     }
 

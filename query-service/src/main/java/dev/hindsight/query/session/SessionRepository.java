@@ -71,14 +71,29 @@ public class SessionRepository {
                                     lastListedAt, page.get(page.size() - 1).sessionId()).encode());
                         }
                         lastListedAt = row.getOffsetDateTime("listed_at").toInstant();
-                        page.add(new SessionListing.Summary(row.getString("session_id"), row.getString("kind"),
-                                row.getOffsetDateTime("started_at"), row.getOffsetDateTime("completed_at"),
-                                row.getString("outcome"), row.getString("job_id"), row.getLocalDate("trading_date"),
-                                row.getString("model"), row.getInteger("total_messages"),
-                                row.getString("session_summary"), row.getString("qa_status")));
+                        page.add(summary(row));
                     }
                     return new SessionListing.Page(page, page.size(), null);
                 });
+    }
+
+    /** The sessions among {@code ids} that {@code query}'s filters let through, newest first. */
+    public Uni<List<SessionListing.Summary>> among(String tenant, SessionListing.Query query, List<String> ids) {
+        List<Object> params = new ArrayList<>();
+        String sql = query.sqlAmong(params, tenant, ids);
+        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(sql)).execute(Tuple.from(params)))
+                .map(rows -> {
+                    List<SessionListing.Summary> found = new ArrayList<>(rows.size());
+                    rows.forEach(row -> found.add(summary(row)));
+                    return found;
+                });
+    }
+
+    private static SessionListing.Summary summary(Row row) {
+        return new SessionListing.Summary(row.getString("session_id"), row.getString("kind"),
+                row.getOffsetDateTime("started_at"), row.getOffsetDateTime("completed_at"), row.getString("outcome"),
+                row.getString("job_id"), row.getLocalDate("trading_date"), row.getString("model"),
+                row.getInteger("total_messages"), row.getString("session_summary"), row.getString("qa_status"));
     }
 
     /** The whole session, or empty when this tenant has none by that id. */

@@ -141,6 +141,7 @@ class ConsoleTest {
         given().redirects().follow(false).cookie(ConsoleCookie.NAME, forged).when().get("/ui/sessions")
                 .then().statusCode(303);
         given().cookie(ConsoleCookie.NAME, cookie).when().get("/v1/sessions").then().statusCode(401);
+        given().cookie(ConsoleCookie.NAME, forged).when().get("/ui/live/sessions").then().statusCode(401);
 
         Response signedOut = given().redirects().follow(false).cookie(ConsoleCookie.NAME, cookie)
                 .when().post("/ui/sign-out");

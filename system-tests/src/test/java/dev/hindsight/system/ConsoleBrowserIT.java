@@ -1,0 +1,295 @@
+package dev.hindsight.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hindsight.system.RunningSystem.Service;
+import dev.hindsight.testing.TestTenants;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+
+/**
+ * The console as a person uses it: a real headless Chromium against the four packaged services on the real broker,
+ * registry and PostgreSQL, with the demo data {@code ./hindsight up} loads. The assertions are on what the page shows
+ * (text, order, counts), read through the browser.
+ */
+class ConsoleBrowserIT {
+
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final TestTenants WHO = TestTenants.CONSOLE;
+    /** Markup an agent may write; the page must show it as text and run none of it. */
+    private static final String SCRIPT = "<script>window.__pwned = 'script'</script>";
+    private static final String IMG = "<img src=x onerror=\"window.__pwned = 'img'\">";
+
+    private static RunningSystem system;
+    private static WebDriver browser;
+    private static Map<String, String> demo;
+    private static String hostileId;
+    private static String foreignId;
+    private static String console;
+
+    @BeforeAll
+    static void loadTheDemoAndOpenABrowser() {
+        system = RunningSystem.shared();
+        console = system.url(Service.QUERY);
+        Wire wire = new Wire(WHO.bearer());
+        String ingest = system.url(Service.INGEST);
+        demo = Demo.load(wire, ingest);
+
+        hostileId = "console-hostile-" + UUID.randomUUID();
+        ObjectNode start = NODES.objectNode().put("session_id", hostileId).put("kind", "chat");
+        start.putObject("chat").put("agent", IMG).put("model", "gpt-5").put("title", SCRIPT);
+        assertThat(wire.post(ingest + "/v1/sessions", start, false).status()).isEqualTo(202);
+        ObjectNode messages = NODES.objectNode();
+        messages.putArray("messages").addObject().put("message_index", 0).put("role", "user").put("content", SCRIPT);
+        ObjectNode answer = messages.withArray("messages").addObject().put("message_index", 1)
+                .put("role", "assistant").put("content", IMG);
+        ObjectNode tool = answer.putArray("thinking_steps").addObject().put("step_order", 0).put("step_type", "tool")
+                .put("tool_name", "search").put("tool_result", IMG);
+        tool.putObject("tool_arguments").put("query", SCRIPT);
+        assertThat(wire.post(ingest + "/v1/sessions/" + hostileId + "/messages", messages, false).status())
+                .isEqualTo(202);
+
+        foreignId = "console-foreign-" + UUID.randomUUID();
+        assertThat(new Wire(TestTenants.TENANT_B.bearer()).post(ingest + "/v1/sessions",
+                NODES.objectNode().put("session_id", foreignId).put("kind", "chat"), false).status()).isEqualTo(202);
+
+        List<String> all = new java.util.ArrayList<>(demo.values());
+        all.add(hostileId);
+        await("demo sessions in the read model").atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            for (String id : all) {
+                assertThat(wire.get(console + "/v1/sessions/" + Wire.encode(id)).status()).as(id).isEqualTo(200);
+            }
+        });
+        await("tenant B's session in the read model").atMost(Duration.ofSeconds(60)).until(() ->
+                new Wire(TestTenants.TENANT_B.bearer()).get(console + "/v1/sessions/" + foreignId).status() == 200);
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    static void closeTheBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @BeforeEach
+    void signedIn() {
+        browser.get(console + "/ui/sign-in");
+        if (browser.getCurrentUrl().contains("/ui/sign-in")) {
+            signIn();
+        }
+    }
+
+    @Test
+    void aSignedOutVisitGoesToSignInAndBackToThePageAskedFor() {
+        browser.findElement(By.cssSelector("form.sign-out button")).click();
+        arriveAt("/ui/sign-in");
+
+        String chat = demo.get("001-chat-thinking-steps");
+        browser.get(console + "/ui/sessions/" + chat);
+        assertThat(browser.getCurrentUrl()).contains("/ui/sign-in?next=");
+        browser.findElement(By.id("api_key")).sendKeys("not-a-key");
+        browser.findElement(By.cssSelector(".sign-in button")).click();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !browser.findElements(By.id("sign-in-error")).isEmpty());
+        assertThat(text(By.id("sign-in-error"))).contains("not valid");
+
+        signIn();
+        arriveAt("/ui/sessions/" + chat);
+        assertThat(text(By.id("session-title"))).contains(chat);
+    }
+
+    @Test
+    void theRootIsTheSessionsListWhichFiltersByKind() {
+        browser.get(console + "/");
+        assertThat(browser.getCurrentUrl()).endsWith("/ui/sessions");
+        assertThat(rowIds()).contains(demo.get("000-trading-gpt5-2025-10-02"), demo.get("001-chat-thinking-steps"),
+                demo.get("003-debugging-trace"), hostileId);
+
+        new Select(browser.findElement(By.name("kind"))).selectByValue("trading");
+        browser.findElement(By.cssSelector("form.filters button")).click();
+        arriveAt("kind=trading");
+        assertThat(rowIds()).containsExactly(demo.get("000-trading-gpt5-2025-10-02"));
+
+        browser.findElement(By.cssSelector("a.session-link")).click();
+        arriveAt("/ui/sessions/");
+        assertThat(text(By.id("session-kind"))).isEqualTo("trading");
+    }
+
+    @Test
+    void aNewSessionAppearsAtTheTopOfTheOpenListWithoutAReloadWhenItsFiltersLetItThrough() {
+        browser.get(console + "/ui/sessions?kind=chat");
+        WebElement table = browser.findElement(By.id("sessions"));
+        await("the list listening").atMost(Duration.ofSeconds(15))
+                .until(() -> "true".equals(table.getAttribute("data-listening")));
+        ((JavascriptExecutor) browser).executeScript("window.__samePage = true");
+        Wire wire = new Wire(WHO.bearer());
+        String ingest = system.url(Service.INGEST);
+        String debug = "console-live-debug-" + UUID.randomUUID();
+        ObjectNode debugStart = NODES.objectNode().put("session_id", debug).put("kind", "debug");
+        debugStart.putObject("debug").put("developer_id", "dev-1").put("task_id", "T-1");
+        assertThat(wire.post(ingest + "/v1/sessions", debugStart, false)).extracting(Wire.Answer::status)
+                .isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                wire.get(console + "/v1/sessions/" + debug).status() == 200);
+        String chat = "console-live-chat-" + UUID.randomUUID();
+        assertThat(wire.post(ingest + "/v1/sessions", NODES.objectNode().put("session_id", chat)
+                .put("kind", "chat"), false).status()).isEqualTo(202);
+
+        await("the new chat session in the open list").atMost(Duration.ofSeconds(30))
+                .until(() -> rowIds().contains(chat));
+        assertThat(rowIds().get(0)).isEqualTo(chat);
+        assertThat(rowIds()).doesNotContain(debug);
+        assertThat(((JavascriptExecutor) browser).executeScript("return window.__samePage")).isEqualTo(true);
+        browser.findElement(By.cssSelector("tr.session-row a.session-link")).click();
+        arriveAt("/ui/sessions/" + chat);
+        assertThat(text(By.id("session-title"))).contains(chat);
+    }
+
+    @Test
+    void aChatSessionShowsEachAnswersThinkingStepsInStepOrder() {
+        browser.get(console + "/ui/sessions/" + demo.get("001-chat-thinking-steps"));
+
+        List<WebElement> messages = browser.findElements(By.cssSelector("article.message"));
+        assertThat(messages).extracting(m -> m.getAttribute("data-index")).containsExactly("0", "1", "2", "3");
+        assertThat(messages.get(0).findElement(By.cssSelector(".content")).getText())
+                .isEqualTo("What is the latest Python version?");
+        List<WebElement> steps = messages.get(1).findElements(By.cssSelector("li.step"));
+        assertThat(steps).extracting(s -> s.getAttribute("data-order")).containsExactly("0", "1", "2");
+        assertThat(steps.get(0).getText()).contains("Release versions change over time");
+        assertThat(steps.get(2).getText()).contains("The search result confirms 3.13");
+
+        // A tool step is collapsed to its name; opened, it shows its arguments and result.
+        WebElement tool = steps.get(1);
+        assertThat(tool.findElement(By.cssSelector(".tool-name")).getText()).isEqualTo("web_search");
+        WebElement result = tool.findElement(By.cssSelector("pre.result"));
+        assertThat(result.isDisplayed()).isFalse();
+        tool.findElement(By.tagName("summary")).click();
+        assertThat(result.getText()).isEqualTo("Python 3.13.1 is the latest stable release.");
+        assertThat(tool.findElement(By.cssSelector("pre.arguments")).getText()).contains("latest python release");
+
+        // The legacy message's steps are rebuilt from its reasoning and tools, and say so.
+        WebElement legacy = messages.get(3);
+        assertThat(legacy.findElement(By.cssSelector("p.flag")).getText()).contains("rebuilt from a legacy message");
+        assertThat(legacy.findElements(By.cssSelector("li.step"))).extracting(s -> s.getAttribute("data-order"))
+                .containsExactly("0", "1");
+        Path shot = Browser.screenshot(browser, "console-session");
+        assertThat(shot).exists();
+    }
+
+    @Test
+    void whatAnAgentWroteIsShownAsTextAndRunsNothing() {
+        browser.get(console + "/ui/sessions/" + hostileId);
+
+        List<WebElement> messages = browser.findElements(By.cssSelector("article.message"));
+        assertThat(messages.get(0).findElement(By.cssSelector(".content")).getText()).isEqualTo(SCRIPT);
+        assertThat(messages.get(1).findElement(By.cssSelector(".content")).getText()).isEqualTo(IMG);
+        WebElement tool = messages.get(1).findElement(By.cssSelector("li.step"));
+        tool.findElement(By.tagName("summary")).click();
+        assertThat(tool.findElement(By.cssSelector("pre.result")).getText()).isEqualTo(IMG);
+        assertThat(tool.findElement(By.cssSelector("pre.arguments")).getText()).contains(SCRIPT.replace("\"", "\\\""));
+        assertThat(browser.getTitle()).contains(hostileId);
+        assertThat(browser.findElement(By.tagName("main")).getText()).contains(IMG);
+
+        assertThat(browser.findElements(By.cssSelector("main img"))).isEmpty();
+        assertThat(browser.findElements(By.cssSelector("main script"))).isEmpty();
+        assertThat(((JavascriptExecutor) browser).executeScript("return window.__pwned === undefined")).isEqualTo(true);
+        try {
+            browser.switchTo().alert();
+            throw new AssertionError("an alert opened");
+        } catch (NoAlertPresentException expected) {
+            // nothing ran
+        }
+    }
+
+    @Test
+    void aTradingDayShowsItsPositionsAndTheirChart() {
+        browser.get(console + "/ui/sessions/" + demo.get("000-trading-gpt5-2025-10-02"));
+
+        List<WebElement> rows = browser.findElements(By.cssSelector("tr.position"));
+        assertThat(rows).hasSize(positionsInDemo());
+        assertThat(rows.get(0).getText()).contains("NVDA");
+        assertThat(browser.findElements(By.cssSelector("figure.chart polyline"))).hasSize(2);
+        assertThat(browser.findElements(By.cssSelector("article.message"))).isNotEmpty();
+    }
+
+    @Test
+    void aTracesVerdictLinksEachPieceOfEvidenceToTheEventItCites() {
+        String trace = demo.get("003-debugging-trace");
+        await("the QA judge's verdict on the page").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions().until(() -> {
+                    browser.get(console + "/ui/traces/" + trace);
+                    return !browser.findElements(By.id("qa-score")).isEmpty();
+                });
+
+        assertThat(browser.findElements(By.cssSelector("li.activity"))).hasSize(5);
+        assertThat(browser.findElements(By.cssSelector("tr.dimension"))).isNotEmpty();
+        List<WebElement> evidence = browser.findElements(By.cssSelector("a.evidence"));
+        assertThat(evidence).as("evidence links").isNotEmpty();
+        WebElement link = evidence.get(0);
+        String cited = link.getText();
+        String target = link.getAttribute("href").substring(link.getAttribute("href").indexOf('#') + 1);
+        link.click();
+
+        assertThat(browser.getCurrentUrl()).endsWith("#" + target);
+        WebElement event = browser.findElement(By.id(target));
+        assertThat(event.getAttribute("data-event-id")).isEqualTo(cited);
+        assertThat(((JavascriptExecutor) browser).executeScript("return document.querySelector(':target').id"))
+                .isEqualTo(target);
+    }
+
+    @Test
+    void anotherTenantsSessionIsNotFound() {
+        browser.get(console + "/ui/sessions/" + foreignId);
+
+        assertThat(text(By.tagName("h1"))).isEqualTo("Not found");
+        assertThat(text(By.id("error-message"))).isEqualTo("No session " + foreignId);
+    }
+
+    private static void signIn() {
+        browser.findElement(By.id("api_key")).sendKeys(WHO.key());
+        browser.findElement(By.cssSelector(".sign-in button")).click();
+        await("signed in").atMost(Duration.ofSeconds(10))
+                .until(() -> !browser.getCurrentUrl().contains("/ui/sign-in"));
+    }
+
+    /** Waits for the navigation a click started: the browser is at a URL containing {@code part}. */
+    private static void arriveAt(String part) {
+        await("at " + part).atMost(Duration.ofSeconds(10)).until(() -> browser.getCurrentUrl().contains(part));
+    }
+
+    private static String text(By by) {
+        return browser.findElement(by).getText();
+    }
+
+    private static List<String> rowIds() {
+        return browser.findElements(By.cssSelector("tr.session-row")).stream()
+                .map(row -> row.getAttribute("data-session-id")).toList();
+    }
+
+    private static int positionsInDemo() {
+        try {
+            return Wire.JSON.readTree(Files.readString(Path.of(System.getProperty("hindsight.test.demo-dir",
+                    "../deploy/local/demo"), "000-trading-gpt5-2025-10-02", "positions.json")))
+                    .path("positions").size();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
