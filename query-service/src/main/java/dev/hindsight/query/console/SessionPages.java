@@ -10,6 +10,7 @@ import dev.hindsight.query.change.ChangeFeed;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -96,6 +97,8 @@ public class SessionPages {
      */
     @GET
     @Path("live/sessions")
+    // Checked before the stream starts: once it has, a refusal could no longer be a status.
+    @RolesAllowed(Scopes.READ)
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.TEXT_PLAIN)
     @Operation(hidden = true)
