@@ -227,6 +227,7 @@ class ConsoleBrowserIT {
         assertThat(rows.get(0).getText()).contains("NVDA");
         assertThat(browser.findElements(By.cssSelector("figure.chart polyline"))).hasSize(2);
         assertThat(browser.findElements(By.cssSelector("article.message"))).isNotEmpty();
+        Browser.screenshot(browser, "console-trading");
     }
 
     @Test
@@ -252,6 +253,71 @@ class ConsoleBrowserIT {
         assertThat(event.getAttribute("data-event-id")).isEqualTo(cited);
         assertThat(((JavascriptExecutor) browser).executeScript("return document.querySelector(':target').id"))
                 .isEqualTo(target);
+        Browser.screenshot(browser, "console-trace");
+    }
+
+    @Test
+    void aDecisionSetShowsItsDecisionsSideBySideItsSignalsAndEveryScoreTheApiHas() {
+        Wire wire = new Wire(WHO.bearer());
+        String set = "ds-abc123";
+        await("an evaluation of " + set).atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> wire.get(console + "/v1/decision-sets/" + set + "/evaluations").body()
+                        .path("count").asInt() > 0);
+        var api = wire.get(console + "/v1/decision-sets/" + set).body();
+
+        // Both demo sets have shadows.
+        browser.get(console + "/ui/decision-sets?has_shadow=false");
+        assertThat(browser.findElements(By.cssSelector("tr.decision-set-row"))).isEmpty();
+        assertThat(text(By.cssSelector("#decision-sets tr.empty"))).isEqualTo("No decision sets match.");
+        browser.get(console + "/ui/decision-sets?has_shadow=true");
+        assertThat(browser.findElements(By.cssSelector("tr.decision-set-row")))
+                .extracting(r -> r.getAttribute("data-id")).containsExactlyInAnyOrder(set, "ds-def456");
+        browser.findElement(By.cssSelector("tr.decision-set-row[data-id='" + set + "'] a")).click();
+        arriveAt("/ui/decision-sets/" + set);
+
+        assertThat(text(By.id("question"))).isEqualTo("What is the latest Python version?");
+        List<WebElement> decisions = browser.findElements(By.cssSelector(".decision"));
+        assertThat(decisions).extracting(d -> d.getAttribute("data-version"))
+                .containsExactly("v1.0.0", "v2.0-alpha", "v2.0-beta");
+        assertThat(decisions).extracting(d -> d.findElement(By.cssSelector(".action")).getText())
+                .containsExactly("REQUIRE_COMM", "DIRECT_ANSWER", "SUGGEST_COMM");
+        assertThat(browser.findElements(By.cssSelector("li.signal .type"))).extracting(WebElement::getText)
+                .containsExactlyElementsOf(api.path("signals").findValuesAsText("signal_type"));
+        List<WebElement> revisions = browser.findElements(By.cssSelector("tr.revision"));
+        var evaluations = api.path("evaluations");
+        assertThat(revisions).hasSize(evaluations.size());
+        var last = evaluations.get(evaluations.size() - 1).path("payload");
+        List<String> scores = revisions.get(revisions.size() - 1).findElements(By.cssSelector("td.score")).stream()
+                .map(WebElement::getText).toList();
+        assertThat(Double.parseDouble(scores.get(0))).isEqualTo(last.path("active_score").asDouble());
+        assertThat(Double.parseDouble(scores.get(1)))
+                .isEqualTo(last.path("shadow_scores").path("v2.0-alpha").asDouble());
+        assertThat(browser.findElements(By.cssSelector("tr.comparison")))
+                .hasSize(api.path("comparisons").size());
+        Browser.screenshot(browser, "console-decision-set");
+    }
+
+    @Test
+    void theVersionsPageShowsTheLeaderboardTheApiAnswersWithItsIntervals() {
+        Wire wire = new Wire(WHO.bearer());
+        await("a leaderboard").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> wire.get(console + "/v1/versions/leaderboard").body().path("versions").size() > 0);
+        var api = wire.get(console + "/v1/versions/leaderboard").body().path("versions");
+
+        browser.get(console + "/ui/versions");
+        List<WebElement> rows = browser.findElements(By.cssSelector("tr.version-row"));
+        List<String> expected = new java.util.ArrayList<>();
+        api.forEach(version -> expected.add(version.path("version").asText() + "/" + version.path("role").asText()));
+        assertThat(rows).extracting(r -> r.getAttribute("data-version") + "/" + r.getAttribute("data-role"))
+                .containsExactlyElementsOf(expected);
+        for (int i = 0; i < rows.size(); i++) {
+            assertThat(rows.get(i).findElement(By.cssSelector(".evaluations")).getText())
+                    .isEqualTo(api.get(i).path("evaluations").asText());
+            assertThat(Double.parseDouble(rows.get(i).findElement(By.cssSelector(".mean")).getText()))
+                    .isEqualTo(api.get(i).path("mean_score").asDouble());
+            assertThat(rows.get(i).findElements(By.cssSelector("svg.ci circle"))).hasSize(1);
+        }
+        Browser.screenshot(browser, "console-versions");
     }
 
     @Test

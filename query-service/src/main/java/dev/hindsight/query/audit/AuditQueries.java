@@ -116,6 +116,11 @@ public class AuditQueries {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<JsonObject> list(@QueryParam("session_id") String sessionId, @QueryParam("has_shadow") String hasShadow,
             @QueryParam("limit") String limit) {
+        return list(tenant.tenant(), sessionId, hasShadow, limit);
+    }
+
+    /** {@link #list} for {@code tenantId} (the console reads with the tenant of the viewer it signed in). */
+    public Uni<JsonObject> list(String tenantId, String sessionId, String hasShadow, String limit) {
         List<FieldError> errors = new ArrayList<>();
         Boolean shadow = null;
         if (hasShadow != null) {
@@ -133,7 +138,7 @@ public class AuditQueries {
             throw ProblemException.badRequest("Invalid query", errors);
         }
         List<Object> params = new ArrayList<>();
-        params.add(tenant.tenant());
+        params.add(tenantId);
         StringBuilder sql = new StringBuilder("SELECT " + DECISION_SET_EVENT
                 + " AS event FROM {rm}.decision_set d WHERE d.tenant_id = $1");
         if (sessionId != null) {
@@ -162,7 +167,11 @@ public class AuditQueries {
     @APIResponse(responseCode = "404", description = "No such decision set for this tenant",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<JsonObject> get(@PathParam("decisionSetId") @Size(max = 128) String decisionSetId) {
-        String tenantId = tenant.tenant();
+        return get(tenant.tenant(), decisionSetId);
+    }
+
+    /** {@link #get} for {@code tenantId}. */
+    public Uni<JsonObject> get(String tenantId, String decisionSetId) {
         return generations.current().chain(rm -> pool.preparedQuery(rm.sql(ONE))
                 .execute(Tuple.of(tenantId, decisionSetId)).chain(rows -> {
                     if (rows.size() == 0) {

@@ -15,7 +15,9 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Function;
+import org.jboss.logging.Logger;
 
 /**
  * Every console page goes through here: a visitor who is not signed in is sent to the sign-in page (and back to the
@@ -24,6 +26,8 @@ import java.util.function.Function;
  */
 @ApplicationScoped
 public class ConsoleAccess {
+
+    private static final Logger LOG = Logger.getLogger(ConsoleAccess.class);
 
     private final CurrentIdentityAssociation identities;
 
@@ -42,8 +46,8 @@ public class ConsoleAccess {
                 return Uni.createFrom().item(html(403, Templates.error(new Layout(viewer, "Forbidden"),
                         "This page needs an API key with the " + scope + " scope.", List.of()).render()));
             }
-            return page.apply(viewer).onFailure(ProblemException.class)
-                    .recoverWithItem(e -> problemPage(viewer, ((ProblemException) e).problem()));
+            return page.apply(viewer).onFailure().recoverWithItem(e -> e instanceof ProblemException problem
+                    ? problemPage(viewer, problem.problem()) : unexpected(viewer, uri, e));
         });
     }
 
@@ -69,6 +73,14 @@ public class ConsoleAccess {
         String title = problem.status() == 404 ? "Not found" : problem.title();
         return html(problem.status(), Templates.error(new Layout(viewer, title), problem.detail(),
                 problem.errors() == null ? List.of() : problem.errors()).render());
+    }
+
+    private static Response unexpected(Viewer viewer, UriInfo uri, Throwable e) {
+        String incident = UUID.randomUUID().toString();
+        LOG.errorf(e, "Unexpected failure on %s (incident %s)", uri.getPath(), incident);
+        return html(500, Templates.error(new Layout(viewer, "Something went wrong"),
+                "This page could not be shown; quote incident " + incident + " when reporting it.", List.of())
+                .render());
     }
 
     /** Where a visitor who is not signed in goes: the sign-in page, which brings them back here. */

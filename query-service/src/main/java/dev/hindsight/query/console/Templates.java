@@ -21,6 +21,12 @@ final class Templates {
 
     static native TemplateInstance message(Layout layout, SessionPage session, SessionPage.Message message);
 
+    static native TemplateInstance decisionSets(Layout layout, DecisionSetPage.ListPage page);
+
+    static native TemplateInstance decisionSet(Layout layout, DecisionSetPage set);
+
+    static native TemplateInstance versions(Layout layout, VersionsPage page);
+
     private Templates() {
     }
 }

@@ -1,0 +1,77 @@
+package dev.hindsight.query.console;
+
+import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.query.audit.AuditQueries;
+import dev.hindsight.query.versions.LeaderboardResource;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/**
+ * Seed 002's pages: decision sets (a set's active and shadow decisions side by side, the behaviour signals on its
+ * message, every evaluation revision, the comparisons) and the classifier versions' leaderboard. They read through
+ * the JSON API's own queries, as the signed-in viewer's tenant.
+ */
+@Path("/ui")
+@PermitAll
+@Produces(MediaType.TEXT_HTML)
+public class AuditPages {
+
+    private final ConsoleAccess access;
+    private final AuditQueries audit;
+    private final LeaderboardResource leaderboard;
+
+    public AuditPages(ConsoleAccess access, AuditQueries audit, LeaderboardResource leaderboard) {
+        this.access = access;
+        this.audit = audit;
+        this.leaderboard = leaderboard;
+    }
+
+    @GET
+    @Path("decision-sets")
+    @Operation(hidden = true)
+    public Uni<Response> decisionSets(@QueryParam("session_id") String sessionId,
+            @QueryParam("has_shadow") String hasShadow, @Context UriInfo uri) {
+        String session = given(sessionId);
+        String shadow = given(hasShadow);
+        return access.page(uri, Scopes.READ, viewer -> audit.list(viewer.tenant(), session, shadow, null).map(answer ->
+                ConsoleAccess.html(200, Templates.decisionSets(new Layout(viewer, "Decision sets"),
+                        DecisionSetPage.list(answer, session, shadow)).render())));
+    }
+
+    @GET
+    @Path("decision-sets/{id}")
+    @Operation(hidden = true)
+    public Uni<Response> decisionSet(@PathParam("id") String id, @Context UriInfo uri) {
+        return access.page(uri, Scopes.READ, viewer -> audit.get(viewer.tenant(), id).map(answer -> {
+            DecisionSetPage page = DecisionSetPage.of(answer);
+            return ConsoleAccess.html(200, Templates.decisionSet(new Layout(viewer, "Decision set " + page.id()),
+                    page).render());
+        }));
+    }
+
+    @GET
+    @Path("versions")
+    @Operation(hidden = true)
+    public Uni<Response> versions(@QueryParam("from") String from, @QueryParam("to") String to,
+            @Context UriInfo uri) {
+        String since = given(from);
+        String until = given(to);
+        return access.page(uri, Scopes.READ, viewer -> leaderboard.leaderboard(viewer.tenant(), since, until).map(answer ->
+                ConsoleAccess.html(200, Templates.versions(new Layout(viewer, "Classifier versions"),
+                        VersionsPage.of(answer, since, until)).render())));
+    }
+
+    private static String given(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+}
