@@ -321,6 +321,23 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void theOperationsPageShowsEveryServicesConsumerLagAndTheDeadLetterTopics() {
+        browser.get(console + "/ui/ops");
+
+        assertThat(browser.findElements(By.cssSelector("tr.generation[data-state='current']"))).hasSize(1);
+        List<String> groups = browser.findElements(By.cssSelector("tr.group")).stream()
+                .map(row -> row.getAttribute("data-group")).toList();
+        assertThat(groups).contains(system.group(Service.QUERY), system.group(Service.EVALUATION),
+                system.group(Service.MEMORY));
+        List<String> topics = browser.findElements(By.cssSelector("tr.dead-letter")).stream()
+                .map(row -> row.getAttribute("data-topic")).toList();
+        assertThat(topics).contains("hindsight.query.reasoning.dlq", "hindsight.evaluation.audit.dlq",
+                "hindsight.memory.insights.dlq");
+        assertThat(browser.findElements(By.cssSelector("p.notice"))).isEmpty();
+        Browser.screenshot(browser, "console-ops");
+    }
+
+    @Test
     void anotherTenantsSessionIsNotFound() {
         browser.get(console + "/ui/sessions/" + foreignId);
 

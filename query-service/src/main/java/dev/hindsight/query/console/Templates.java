@@ -27,6 +27,8 @@ final class Templates {
 
     static native TemplateInstance versions(Layout layout, VersionsPage page);
 
+    static native TemplateInstance ops(Layout layout, OpsPages.Ops ops);
+
     private Templates() {
     }
 }

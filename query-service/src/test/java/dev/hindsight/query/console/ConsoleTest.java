@@ -159,6 +159,21 @@ class ConsoleTest {
                 .contains("from must be a date");
     }
 
+    @Test
+    void theOperationsPageIsForAdminKeysAndShowsGenerationsLagAndDeadLetters() {
+        Response forbidden = given().cookie(ConsoleCookie.NAME, signIn(TestTenants.READ_ONLY_A)).when().get("/ui/ops");
+        assertThat(forbidden.statusCode()).isEqualTo(403);
+        assertThat(forbidden.body().asString()).contains("needs an API key with the admin scope");
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            Response ops = given().cookie(ConsoleCookie.NAME, signIn(TestTenants.TENANT_A)).when().get("/ui/ops");
+            assertThat(ops.statusCode()).isEqualTo(200);
+            String html = ops.body().asString();
+            assertThat(html).contains("data-state=\"current\"").contains("class=\"group\"")
+                    .contains("data-topic=\"hindsight.query.reasoning.dlq\"").doesNotContain("did not answer");
+        });
+    }
+
     static String signIn(TestTenants who) {
         Response answer = given().redirects().follow(false).formParam("api_key", who.key())
                 .when().post("/ui/sign-in");

@@ -1,0 +1,81 @@
+package dev.hindsight.query.console;
+
+import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.query.projection.Generations;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/**
+ * The operations page, for keys with the admin scope: read-model generations and how far a rebuild has come, every
+ * consumer group's lag and every dead-letter topic's count. Kafka's part and PostgreSQL's are read independently:
+ * when one does not answer, the page says so and still shows the other.
+ */
+@Path("/ui")
+@PermitAll
+@Produces(MediaType.TEXT_HTML)
+public class OpsPages {
+
+    /** What the page shows; a part that could not be read carries the reason instead. */
+    public record Ops(List<Generation> generations, String generationsError, List<KafkaOverview.GroupLag> groups,
+            String groupsError, List<KafkaOverview.DeadLetters> deadLetters, String deadLettersError) {
+
+        public long deadLettered() {
+            return deadLetters == null ? 0 : deadLetters.stream().mapToLong(KafkaOverview.DeadLetters::records).sum();
+        }
+    }
+
+    public record Generation(int generation, String state, String createdAt, long backfilledEvents,
+            String backfillDoneAt, String switchedAt, String retiredAt) {
+
+        static Generation of(Generations.Status s) {
+            return new Generation(s.generation(), s.state(), SessionPage.when(s.createdAt()), s.backfilledEvents(),
+                    SessionPage.when(s.backfillDoneAt()), SessionPage.when(s.switchedAt()),
+                    SessionPage.when(s.retiredAt()));
+        }
+    }
+
+    private final ConsoleAccess access;
+    private final Generations generations;
+    private final KafkaOverview kafka;
+
+    public OpsPages(ConsoleAccess access, Generations generations, KafkaOverview kafka) {
+        this.access = access;
+        this.generations = generations;
+        this.kafka = kafka;
+    }
+
+    @GET
+    @Path("ops")
+    @Operation(hidden = true)
+    public Uni<Response> ops(@Context UriInfo uri) {
+        return access.page(uri, Scopes.ADMIN, viewer -> Uni.combine().all().unis(
+                        generations.list().map(list -> list.stream().map(Generation::of).toList())
+                                .map(Part::of).onFailure().recoverWithItem(Part::failed),
+                        kafka.lag().map(Part::of).onFailure().recoverWithItem(Part::failed),
+                        kafka.deadLetters().map(Part::of).onFailure().recoverWithItem(Part::failed)).asTuple()
+                .map(parts -> ConsoleAccess.html(200, Templates.ops(new Layout(viewer, "Operations"), new Ops(
+                        parts.getItem1().value(), parts.getItem1().error(), parts.getItem2().value(),
+                        parts.getItem2().error(), parts.getItem3().value(), parts.getItem3().error())).render())));
+    }
+
+    /** One part of the page: its value, or why it could not be read. */
+    private record Part<T>(T value, String error) {
+
+        static <T> Part<T> of(T value) {
+            return new Part<>(value, null);
+        }
+
+        static <T> Part<T> failed(Throwable e) {
+            return new Part<>(null, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        }
+    }
+}
