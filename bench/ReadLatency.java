@@ -24,7 +24,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * </ul>
  *
  * The client is asynchronous (the JDK's HttpClient on two threads) so it takes little of the cores it shares with
- * the service. Needs a running system (./hindsight up) and its env: HINDSIGHT_QUERY_URL, HINDSIGHT_API_KEY.
+ * the service. Needs a running system (./hindsight up) and its env: HINDSIGHT_QUERY_URL, HINDSIGHT_API_KEY. With
+ * HINDSIGHT_COOKIE set (a console sign-in cookie, name=value) it asks as a browser does instead: with that cookie and
+ * Accept-Encoding: gzip, and no Authorization header (bench/console-page.sh).
  *
  *   source .hindsight/env && java bench/ReadLatency.java PATH [seconds=20] [connections=64] [rate=0]
  */
@@ -44,8 +46,10 @@ public class ReadLatency {
                     thread.setDaemon(true);   // so the JVM ends when main does
                     return thread;
                 })).connectTimeout(Duration.ofSeconds(5)).build();
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .header("Authorization", "Bearer " + System.getenv("HINDSIGHT_API_KEY")).build();
+        String cookie = System.getenv("HINDSIGHT_COOKIE");
+        HttpRequest request = (cookie == null || cookie.isBlank()
+                ? HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + System.getenv("HINDSIGHT_API_KEY"))
+                : HttpRequest.newBuilder(uri).header("Cookie", cookie).header("Accept-Encoding", "gzip")).build();
 
         Run run = new Run(http, request, connections, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
         long end = run.measureFrom + TimeUnit.SECONDS.toNanos(seconds);

@@ -41,6 +41,9 @@ public class ReadCache {
     static final String SESSION = "session";
     static final String TRACE = "trace";
     static final String REASONING = "reasoning";
+    /** The console's session page, as an admin sees it (with the operations link) and as anyone else does. */
+    static final String CONSOLE_SESSION = "console-session";
+    static final String CONSOLE_SESSION_ADMIN = "console-session-admin";
 
     /** What is cached: an answer of one endpoint family for one tenant. */
     record Key(String tenant, String kind, String id) {
@@ -74,7 +77,7 @@ public class ReadCache {
         this.doorkeeper = config.admitFirstRead() ? null : new Doorkeeper();
         this.answers = Caffeine.newBuilder()
                 .maximumWeight(config.maxBytes())
-                .<Key, Rendered>weigher((key, answer) -> answer.body().length + 200)
+                .<Key, Rendered>weigher((key, answer) -> answer.weight() + 200)
                 .expireAfterWrite(config.ttl())
                 // Maintenance on the calling thread: no hand-off to a pool on a two-core machine.
                 .executor(Runnable::run)
@@ -84,6 +87,13 @@ public class ReadCache {
     /** The session view ({@code GET /v1/sessions/{id}}); a failed load (404) is not kept. */
     public Uni<Rendered> session(String tenant, String sessionId, int generation, Supplier<Uni<Rendered>> load) {
         return get(new Key(tenant, SESSION, sessionId), generation, load, null);
+    }
+
+    /** The console's page of a session, in the variant an admin sees or the one anyone else sees. */
+    public Uni<Rendered> consoleSession(String tenant, boolean admin, String sessionId, int generation,
+            Supplier<Uni<Rendered>> load) {
+        return get(new Key(tenant, admin ? CONSOLE_SESSION_ADMIN : CONSOLE_SESSION, sessionId), generation, load,
+                null);
     }
 
     /** The trace ({@code GET /v1/traces/{id}}), a session too. */
@@ -177,6 +187,8 @@ public class ReadCache {
             }
             answers.synchronous().invalidate(new Key(change.tenant(), SESSION, change.id()));
             answers.synchronous().invalidate(new Key(change.tenant(), TRACE, change.id()));
+            answers.synchronous().invalidate(new Key(change.tenant(), CONSOLE_SESSION, change.id()));
+            answers.synchronous().invalidate(new Key(change.tenant(), CONSOLE_SESSION_ADMIN, change.id()));
             Map<Key, ReasoningFilters> ofTenant = reasoning.get(change.tenant());
             if (ofTenant == null) {
                 continue;

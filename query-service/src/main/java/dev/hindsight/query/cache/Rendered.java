@@ -1,5 +1,10 @@
 package dev.hindsight.query.cache;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Locale;
+import java.util.zip.GZIPOutputStream;
 import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Request;
@@ -15,10 +20,40 @@ import java.util.Set;
  * cache keeps and what every cached endpoint writes, so a dashboard can revalidate with {@code If-None-Match} and get
  * 304 while nothing changed.
  */
-public record Rendered(byte[] body, EntityTag etag, int generation, Set<String> sessions) {
+public record Rendered(byte[] body, EntityTag etag, int generation, Set<String> sessions, byte[] gzipped) {
 
     public static Rendered of(byte[] body, int generation, Set<String> sessions) {
-        return new Rendered(body, tag(body), generation, Collections.unmodifiableSet(sessions));
+        return new Rendered(body, tag(body), generation, Collections.unmodifiableSet(sessions), null);
+    }
+
+    /**
+     * A console page: kept compressed as well, so that a page read many times is compressed once rather than on every
+     * read (a session page of hundreds of messages compresses to a sixth of its size).
+     */
+    public static Rendered page(byte[] html, int generation, Set<String> sessions) {
+        ByteArrayOutputStream compressed = new ByteArrayOutputStream(html.length / 4 + 64);
+        // gzip's default level: a tenth smaller than its fastest for about 5 ms more per megabyte, paid once per change.
+        try (GZIPOutputStream gzip = new GZIPOutputStream(compressed, 8192)) {
+            gzip.write(html);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Rendered(html, tag(html), generation, Collections.unmodifiableSet(sessions),
+                compressed.toByteArray());
+    }
+
+    /** The bytes the cache accounts for. */
+    public int weight() {
+        return body.length + (gzipped == null ? 0 : gzipped.length);
+    }
+
+    /** A console page as HTML, compressed when the browser accepts gzip; never stored by caches on the way. */
+    public Response respondHtml(String acceptEncoding) {
+        boolean gzip = gzipped != null && acceptEncoding != null && acceptEncoding.toLowerCase(Locale.ROOT)
+                .contains("gzip");
+        Response.ResponseBuilder response = Response.ok(gzip ? gzipped : body, "text/html;charset=UTF-8")
+                .header("Cache-Control", "no-store").header("Vary", "Accept-Encoding");
+        return gzip ? response.header("Content-Encoding", "gzip").build() : response.build();
     }
 
     /** 304 when the request's preconditions name this answer's tag, otherwise 200 with the body. */

@@ -2,9 +2,12 @@ package dev.hindsight.query.console;
 
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.query.projection.Generations;
 import dev.hindsight.query.session.SessionListing;
 import dev.hindsight.query.session.SessionRepository;
 import dev.hindsight.query.session.SessionView;
+import dev.hindsight.query.cache.ReadCache;
+import dev.hindsight.query.cache.Rendered;
 import dev.hindsight.query.change.Change;
 import dev.hindsight.query.change.ChangeFeed;
 import io.smallrye.mutiny.Multi;
@@ -12,6 +15,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -20,6 +24,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,11 +51,16 @@ public class SessionPages {
     private final ConsoleAccess access;
     private final SessionRepository sessions;
     private final ChangeFeed feed;
+    private final Generations generations;
+    private final ReadCache cache;
 
-    public SessionPages(ConsoleAccess access, SessionRepository sessions, ChangeFeed feed) {
+    public SessionPages(ConsoleAccess access, SessionRepository sessions, ChangeFeed feed, Generations generations,
+            ReadCache cache) {
         this.access = access;
         this.sessions = sessions;
         this.feed = feed;
+        this.generations = generations;
+        this.cache = cache;
     }
 
     @GET
@@ -83,11 +93,29 @@ public class SessionPages {
     @GET
     @Path("sessions/{sessionId}")
     @Operation(hidden = true)
-    public Uni<Response> session(@PathParam("sessionId") String sessionId, @Context UriInfo uri) {
-        return access.page(uri, Scopes.READ, viewer -> find(viewer, sessionId).map(view -> {
-            SessionPage page = SessionPage.of(view, SessionPage.PREVIEW);
-            return ConsoleAccess.html(200, Templates.session(new Layout(viewer, title(page)), page).render());
-        }));
+    public Uni<Response> session(@PathParam("sessionId") String sessionId,
+            @HeaderParam("Accept-Encoding") String acceptEncoding, @Context UriInfo uri) {
+        // Rendered once per tenant (and admin or not: the only thing in the page that depends on the viewer) and kept,
+        // compressed too, until the projection announces a change to the session, as its JSON answer is (ADR 0009).
+        return access.page(uri, Scopes.READ, viewer -> generations.current().chain(rm -> cache.consoleSession(
+                        viewer.tenant(), viewer.admin(), sessionId, rm.generation(),
+                        () -> sessions.find(rm, viewer.tenant(), sessionId).map(found -> {
+                            SessionPage page = SessionPage.of(found.orElseThrow(
+                                    () -> ProblemException.notFound("No session " + sessionId)), SessionPage.PREVIEW);
+                            String html = Templates.session(new Layout(viewer, title(page)), page).render();
+                            return Rendered.page(html.getBytes(StandardCharsets.UTF_8), rm.generation(),
+                                    Set.of(sessionId));
+                        })))
+                .map(rendered -> rendered.respondHtml(acceptEncoding)));
+    }
+
+    /** A debugging trace is a session: the same page, at the URL that names it as a trace. */
+    @GET
+    @Path("traces/{traceId}")
+    @Operation(hidden = true)
+    public Uni<Response> trace(@PathParam("traceId") String traceId,
+            @HeaderParam("Accept-Encoding") String acceptEncoding, @Context UriInfo uri) {
+        return session(traceId, acceptEncoding, uri);
     }
 
     /**
@@ -128,14 +156,6 @@ public class SessionPages {
                     Multi.createFrom().ticks().every(Duration.ofSeconds(15)).map(tick -> HEARTBEAT));
             return Multi.createBy().merging().streams(rows, heartbeats);
         });
-    }
-
-    /** A debugging trace is a session: the same page, at the URL that names it as a trace. */
-    @GET
-    @Path("traces/{traceId}")
-    @Operation(hidden = true)
-    public Uni<Response> trace(@PathParam("traceId") String traceId, @Context UriInfo uri) {
-        return session(traceId, uri);
     }
 
     /** One message whole: where "show all" leads. */

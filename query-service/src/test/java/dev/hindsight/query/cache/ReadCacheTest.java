@@ -134,6 +134,42 @@ class ReadCacheTest {
     }
 
     @Test
+    void aChangeToTheSessionDropsItsConsolePagesForAdminsAndOthersAlike() {
+        Supplier<Uni<Rendered>> page = () -> {
+            loads.incrementAndGet();
+            return Uni.createFrom().item(Rendered.page("<p>s-1</p>".getBytes(StandardCharsets.UTF_8), 1,
+                    Set.of("s-1")));
+        };
+        cache.consoleSession("tenant-a", true, "s-1", 1, page).await().indefinitely();
+        cache.consoleSession("tenant-a", false, "s-1", 1, page).await().indefinitely();
+        cache.consoleSession("tenant-a", false, "s-1", 1, page).await().indefinitely();
+        assertThat(loads).hasValue(2);
+
+        cache.invalidate(List.of(new Change("tenant-a", "session", "s-1", AT)));
+        cache.consoleSession("tenant-a", true, "s-1", 1, page).await().indefinitely();
+        cache.consoleSession("tenant-a", false, "s-1", 1, page).await().indefinitely();
+
+        assertThat(loads).hasValue(4);
+    }
+
+    @Test
+    void aConsolePageIsSentCompressedOnlyToABrowserThatAcceptsGzip() throws Exception {
+        byte[] html = "<p>a page</p>".repeat(100).getBytes(StandardCharsets.UTF_8);
+        Rendered page = Rendered.page(html, 1, Set.of());
+
+        jakarta.ws.rs.core.Response gzip = page.respondHtml("gzip, deflate, br");
+        assertThat(gzip.getHeaderString("Content-Encoding")).isEqualTo("gzip");
+        byte[] sent = (byte[]) gzip.getEntity();
+        assertThat(sent.length).isLessThan(html.length / 4);
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(sent))) {
+            assertThat(in.readAllBytes()).isEqualTo(html);
+        }
+        jakarta.ws.rs.core.Response plain = page.respondHtml(null);
+        assertThat(plain.getHeaderString("Content-Encoding")).isNull();
+        assertThat((byte[]) plain.getEntity()).isEqualTo(html);
+    }
+
+    @Test
     void aReaderWhoJoinedAFailedLoadGetsItsOwnAnswer() {
         AtomicReference<UniEmitter<? super Rendered>> pending = new AtomicReference<>();
         AtomicInteger started = new AtomicInteger();
