@@ -58,12 +58,48 @@ class ReadSideFuzzIT {
         List<Operation> operations = operations(service);
         assertThat(operations).as(service + " documents its endpoints").hasSizeGreaterThan(3);
         List<String> failures = new ArrayList<>();
+        int sent = fuzz(service, operations, random, hostile, failures);
+        System.out.println("ReadSideFuzzIT " + service + ": " + sent + " requests, seed " + seed);
+        assertThat(failures).as(service + " (seed " + seed + ", replay with -Dhindsight.test.seed=" + seed + "):\n"
+                + String.join("\n", failures.subList(0, Math.min(20, failures.size())))).isEmpty();
+    }
+
+    /**
+     * The console's pages (not in the OpenAPI document: they are HTML for people) get the same hostile parameters:
+     * none may answer 5xx, and a refusal is a 400 page or problem.
+     */
+    @org.junit.jupiter.api.Test
+    void noHostileParameterOnAConsolePageGetsA5xx() {
+        long seed = Long.getLong("hindsight.test.seed", System.nanoTime());
+        Random random = new Random(seed);
+        List<String> sessionFilters = List.of("kind", "model", "outcome", "qa_status", "label", "from", "to", "cursor");
+        List<Operation> pages = List.of(
+                new Operation("GET", "/ui/sessions", sessionFilters, null),
+                new Operation("GET", "/ui/sessions/{id}", List.of(), null),
+                new Operation("GET", "/ui/sessions/{id}/messages/{index}", List.of(), null),
+                new Operation("GET", "/ui/traces/{id}", List.of(), null),
+                new Operation("GET", "/ui/decision-sets", List.of("session_id", "has_shadow"), null),
+                new Operation("GET", "/ui/decision-sets/{id}", List.of(), null),
+                new Operation("GET", "/ui/versions", List.of("from", "to"), null),
+                new Operation("GET", "/ui/ops", List.of(), null),
+                new Operation("GET", "/ui/sign-in", List.of("next"), null));
+        List<String> failures = new ArrayList<>();
+        int sent = fuzz(Service.QUERY, pages, random, new Hostile(random), failures);
+        System.out.println("ReadSideFuzzIT console: " + sent + " requests, seed " + seed);
+        assertThat(failures).as("console (seed " + seed + ", replay with -Dhindsight.test.seed=" + seed + "):\n"
+                + String.join("\n", failures.subList(0, Math.min(20, failures.size())))).isEmpty();
+    }
+
+    /** Sends each operation 40 times with hostile parameters (and bodies); adds what answered wrongly to failures. */
+    private static int fuzz(Service service, List<Operation> operations, Random random, Hostile hostile,
+            List<String> failures) {
         int sent = 0;
         for (Operation operation : operations) {
             // An operator's rebuild would start over every read model under the other tests' feet: it is fuzzed
             // with a key that may not run it (its parameters are read first either way).
             boolean disruptive = operation.path().contains("/admin/") && !operation.method().equals("GET");
             String bearer = disruptive ? TestTenants.TENANT_B.bearer() : TestTenants.TENANT_A.bearer();
+            boolean page = operation.path().startsWith("/ui");
             for (int round = 0; round < 40; round++) {
                 String path = fill(operation.path(), random);
                 StringBuilder query = new StringBuilder();
@@ -87,16 +123,15 @@ class ReadSideFuzzIT {
                 if (answer.status() >= 500) {
                     failures.add(where + " -> " + answer.status() + " " + answer.body());
                 } else if (answer.status() == 400 && !answer.contentType().startsWith("application/problem+json")
-                        && isUri(path + query)) {
+                        && !(page && answer.contentType().startsWith("text/html")) && isUri(path + query)) {
                     // A target that is not a URI at all (a '%' not followed by two hex digits) is refused by the HTTP
-                    // server itself before any endpoint, with a bare 400; everything else must be a problem.
+                    // server itself before any endpoint, with a bare 400; everything else must be a problem (or, for
+                    // a console page, a page saying what is wrong).
                     failures.add(where + " -> 400 without problem+json: " + answer.body());
                 }
             }
         }
-        System.out.println("ReadSideFuzzIT " + service + ": " + sent + " requests, seed " + seed);
-        assertThat(failures).as(service + " (seed " + seed + ", replay with -Dhindsight.test.seed=" + seed + "):\n"
-                + String.join("\n", failures.subList(0, Math.min(20, failures.size())))).isEmpty();
+        return sent;
     }
 
     /** Every operation the service's own OpenAPI document lists, but the framework's own ({@code /q/...}). */
