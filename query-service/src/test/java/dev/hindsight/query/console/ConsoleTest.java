@@ -150,6 +150,45 @@ class ConsoleTest {
     }
 
     @Test
+    void theListPagesThroughEveryMatchingSessionOnceNewestFirst() {
+        String batch = UUID.randomUUID().toString();
+        java.util.Set<String> sent = new java.util.HashSet<>();
+        for (int i = 0; i < 55; i++) {
+            String id = "console-page-" + i + "-" + batch;
+            sent.add(id);
+            TestEvents.session("tenant-a", id, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
+                    .setLabels(java.util.Map.of("batch", batch)).build());
+        }
+        String cookie = signIn(TestTenants.TENANT_A);
+        String first = "/ui/sessions?label=batch%3D" + batch;
+        // The links are sent as the page has them, already encoded.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(rows(given().urlEncodingEnabled(false)
+                .cookie(ConsoleCookie.NAME, cookie).when().get(first).body().asString())).hasSize(50));
+
+        String page = given().urlEncodingEnabled(false).cookie(ConsoleCookie.NAME, cookie).when().get(first).body()
+                .asString();
+        List<String> shown = new java.util.ArrayList<>(rows(page));
+        java.util.regex.Matcher next = java.util.regex.Pattern.compile("id=\"next-page\" href=\"([^\"]+)\"")
+                .matcher(page);
+        assertThat(next.find()).as("a link to the older sessions").isTrue();
+        String second = given().urlEncodingEnabled(false).cookie(ConsoleCookie.NAME, cookie).when()
+                .get(next.group(1).replace("&amp;", "&")).body().asString();
+        shown.addAll(rows(second));
+
+        assertThat(shown).hasSize(55).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(sent);
+        assertThat(second).doesNotContain("id=\"next-page\"");
+    }
+
+    private static List<String> rows(String html) {
+        List<String> ids = new java.util.ArrayList<>();
+        java.util.regex.Matcher row = java.util.regex.Pattern.compile("data-session-id=\"([^\"]+)\"").matcher(html);
+        while (row.find()) {
+            ids.add(row.group(1));
+        }
+        return ids;
+    }
+
+    @Test
     void anInvalidFilterIsSaidOnTheFormAsA400() {
         Response page = given().cookie(ConsoleCookie.NAME, signIn(TestTenants.TENANT_A))
                 .when().get("/ui/sessions?kind=robot&from=yesterday");
