@@ -116,6 +116,25 @@ class ConsoleTest {
     }
 
     @Test
+    void aKeptSessionPageShowsAMessageRecordedAfterItWasKept() {
+        String sessionId = "console-kept-" + UUID.randomUUID();
+        TestEvents.session("tenant-a", sessionId, SessionStarted.newBuilder().setKind(SessionKind.CHAT)
+                .setStartedAt(T0).build(), message(0, MessageRole.USER, "The first question.", List.of()));
+        String cookie = signIn(TestTenants.TENANT_A);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(given().cookie(ConsoleCookie.NAME,
+                cookie).when().get("/ui/sessions/" + sessionId).body().asString()).contains("The first question."));
+        // Read again (and again, gzip and not): the page is now kept rendered.
+        given().cookie(ConsoleCookie.NAME, cookie).header("Accept-Encoding", "gzip").when()
+                .get("/ui/sessions/" + sessionId).then().statusCode(200).header("Content-Encoding", "gzip");
+        given().cookie(ConsoleCookie.NAME, cookie).when().get("/ui/sessions/" + sessionId).then().statusCode(200);
+
+        TestEvents.session("tenant-a", sessionId, message(1, MessageRole.ASSISTANT, "A later answer.", List.of()));
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(given().cookie(ConsoleCookie.NAME,
+                cookie).when().get("/ui/sessions/" + sessionId).body().asString()).contains("A later answer."));
+    }
+
+    @Test
     void anotherTenantsSessionIsTheSameNotFoundPageAsAMissingOne() {
         String sessionId = "console-b-" + UUID.randomUUID();
         TestEvents.session("tenant-b", sessionId, SessionStarted.newBuilder().setKind(SessionKind.CHAT)
