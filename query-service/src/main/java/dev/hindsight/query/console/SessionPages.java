@@ -2,14 +2,14 @@ package dev.hindsight.query.console;
 
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.problem.ProblemException;
-import dev.hindsight.query.projection.Generations;
-import dev.hindsight.query.session.SessionListing;
-import dev.hindsight.query.session.SessionRepository;
-import dev.hindsight.query.session.SessionView;
 import dev.hindsight.query.cache.ReadCache;
 import dev.hindsight.query.cache.Rendered;
 import dev.hindsight.query.change.Change;
 import dev.hindsight.query.change.ChangeFeed;
+import dev.hindsight.query.projection.Generations;
+import dev.hindsight.query.session.SessionListing;
+import dev.hindsight.query.session.SessionRepository;
+import dev.hindsight.query.session.SessionView;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestStreamElementType;
@@ -184,8 +185,9 @@ public class SessionPages {
     }
 
     private static String title(SessionPage page) {
-        return page.kind() == null ? "Session " + page.id() : page.kind().substring(0, 1).toUpperCase(
-                java.util.Locale.ROOT) + page.kind().substring(1) + " session " + page.id();
+        return page.kind() == null ? "Session " + page.id()
+                : page.kind().substring(0, 1).toUpperCase(Locale.ROOT) + page.kind().substring(1) + " session "
+                        + page.id();
     }
 
     private static String given(String value) {
