@@ -109,6 +109,7 @@ class ConsoleBrowserIT {
         browser.findElement(By.cssSelector(".sign-in button")).click();
         await().atMost(Duration.ofSeconds(10)).until(() -> !browser.findElements(By.id("sign-in-error")).isEmpty());
         assertThat(text(By.id("sign-in-error"))).contains("not valid");
+        Browser.screenshot(browser, "console-sign-in");
 
         signIn();
         arriveAt("/ui/sessions/" + chat);
@@ -121,6 +122,7 @@ class ConsoleBrowserIT {
         assertThat(browser.getCurrentUrl()).endsWith("/ui/sessions");
         assertThat(rowIds()).contains(demo.get("000-trading-gpt5-2025-10-02"), demo.get("001-chat-thinking-steps"),
                 demo.get("003-debugging-trace"), hostileId);
+        Browser.screenshot(browser, "console-sessions");
 
         new Select(browser.findElement(By.name("kind"))).selectByValue("trading");
         browser.findElement(By.cssSelector("form.filters button")).click();
