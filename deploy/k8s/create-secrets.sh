@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints, as Kubernetes YAML on standard output, the Secrets Hindsight needs that no operator creates: each database
 # role's password (CloudNativePG sets it from the Secret, the service reads it), the API key hashes every service
-# accepts, and the user name KEDA connects to Kafka with. Passwords and the API key are random; the API key itself is
+# accepts, the key every query-service replica signs console sign-ins with, and the user name KEDA connects to Kafka
+# with. Passwords and the API key are random; the API key itself is
 # printed once on standard error and stored nowhere, only its SHA-256 is (as hindsight.auth.api-keys.<id>.sha256).
 #
 #   deploy/k8s/create-secrets.sh [--tenant demo] [--key-id admin] [--scopes ingest,read,admin] \
@@ -66,6 +67,18 @@ stringData:
   HINDSIGHT_AUTH_API_KEYS_${id}_SHA256: "$hash"
   HINDSIGHT_AUTH_API_KEYS_${id}_TENANT: "$tenant"
   HINDSIGHT_AUTH_API_KEYS_${id}_SCOPES: "$scopes"
+---
+# The HMAC key of the console's sign-in cookie (hindsight.console.cookie-secret), shared by every query-service replica
+# so that a browser signed in on one is signed in on all. Replacing it signs every browser out.
+apiVersion: v1
+kind: Secret
+metadata:
+  name: hindsight-console
+  labels:
+    app.kubernetes.io/part-of: hindsight
+type: Opaque
+stringData:
+  cookie-secret: $(random 32)
 ---
 # KEDA's Kafka user name; its password is in the Secret "keda" that Strimzi writes for KafkaUser keda.
 apiVersion: v1
