@@ -16,6 +16,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Instant;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -119,6 +120,13 @@ public class SignInResource {
                 || next.contains("\\") || next.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             return ConsolePaths.SESSIONS;
         }
-        return next;
+        try {
+            URI uri = new URI(next);
+            // Relative to this site only: no scheme, no host, and a path that stays under /ui/ once resolved.
+            return uri.getScheme() == null && uri.getRawAuthority() == null
+                    && uri.normalize().getRawPath().startsWith(ConsolePaths.UI + "/") ? next : ConsolePaths.SESSIONS;
+        } catch (URISyntaxException notAUri) {
+            return ConsolePaths.SESSIONS;
+        }
     }
 }
