@@ -135,6 +135,31 @@ class ConsoleTest {
     }
 
     @Test
+    void aLongMessageIsCutOnTheSessionPageAndWholeOnItsOwnPage() {
+        String sessionId = "console-long-" + UUID.randomUUID();
+        String longText = "step by step " + "x".repeat(2_990) + " the end";
+        TestEvents.session("tenant-a", sessionId, SessionStarted.newBuilder().setKind(SessionKind.CHAT)
+                .setStartedAt(T0).build(), message(0, MessageRole.ASSISTANT, longText, List.of(
+                        step(0, StepType.REASONING, "r".repeat(2_500) + " last thought", null, null))));
+        String cookie = signIn(TestTenants.TENANT_A);
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().cookie(ConsoleCookie.NAME, cookie)
+                .when().get("/ui/sessions/" + sessionId).then().statusCode(200));
+        String page = given().cookie(ConsoleCookie.NAME, cookie).when().get("/ui/sessions/" + sessionId).body()
+                .asString();
+        assertThat(page).contains("step by step").doesNotContain(" the end").doesNotContain(" last thought")
+                .contains("show all " + longText.length() + " characters")
+                .contains("href=\"/ui/sessions/" + sessionId + "/messages/0\"")
+                .contains("href=\"/ui/sessions/" + sessionId + "/messages/0#m0-s0\"");
+
+        String whole = given().cookie(ConsoleCookie.NAME, cookie).when()
+                .get("/ui/sessions/" + sessionId + "/messages/0").body().asString();
+        assertThat(whole).contains(longText).contains("r".repeat(2_500) + " last thought").contains("id=\"m0-s0\"");
+        given().cookie(ConsoleCookie.NAME, cookie).when().get("/ui/sessions/" + sessionId + "/messages/7")
+                .then().statusCode(404);
+    }
+
+    @Test
     void anotherTenantsSessionIsTheSameNotFoundPageAsAMissingOne() {
         String sessionId = "console-b-" + UUID.randomUUID();
         TestEvents.session("tenant-b", sessionId, SessionStarted.newBuilder().setKind(SessionKind.CHAT)
