@@ -1,5 +1,7 @@
 package dev.hindsight.query.console;
 
+import static dev.hindsight.query.console.ConsoleAccess.given;
+
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.query.audit.AuditQueries;
 import dev.hindsight.query.versions.LeaderboardResource;
@@ -66,12 +68,8 @@ public class AuditPages {
             @Context UriInfo uri) {
         String since = given(from);
         String until = given(to);
-        return access.page(uri, Scopes.READ, viewer -> leaderboard.leaderboard(viewer.tenant(), since, until).map(answer ->
-                ConsoleAccess.html(200, Templates.versions(new Layout(viewer, "Classifier versions"),
+        return access.page(uri, Scopes.READ, viewer -> leaderboard.leaderboard(viewer.tenant(), since, until)
+                .map(answer -> ConsoleAccess.html(200, Templates.versions(new Layout(viewer, "Classifier versions"),
                         VersionsPage.of(answer, since, until)).render())));
-    }
-
-    private static String given(String value) {
-        return value == null || value.isBlank() ? null : value;
     }
 }

@@ -91,6 +91,11 @@ public class ConsoleAccess {
                 + URLEncoder.encode(back, StandardCharsets.UTF_8))).build();
     }
 
+    /** A form field or query parameter as given: empty means not given. */
+    static String given(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+
     /** An HTML page; console pages are per viewer and never stored by caches on the way. */
     public static Response html(int status, String body) {
         return Response.status(status).type("text/html;charset=UTF-8").header("Cache-Control", "no-store")

@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupListing;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
@@ -76,23 +77,14 @@ public class KafkaOverview {
     public Uni<List<GroupLag>> lag() {
         Admin kafka = admin();
         return uni(kafka.listConsumerGroups().all()).chain(listings -> {
-            List<String> groups = listings.stream().map(ConsumerGroupListing::groupId).sorted().toList();
+            List<String> groups = listings.stream().map(ConsumerGroupListing::groupId).toList();
             if (groups.isEmpty()) {
                 return Uni.createFrom().item(List.<GroupLag>of());
             }
-            List<Uni<Map.Entry<String, Map<TopicPartition, OffsetAndMetadata>>>> committed = groups.stream()
-                    .map(group -> uni(kafka.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata())
-                            .map(positions -> Map.entry(group, positions)))
-                    .toList();
-            return Uni.combine().all().unis(committed).with(results -> {
-                Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets = new HashMap<>();
-                for (Object result : results) {
-                    @SuppressWarnings("unchecked")
-                    var entry = (Map.Entry<String, Map<TopicPartition, OffsetAndMetadata>>) result;
-                    offsets.put(entry.getKey(), entry.getValue());
-                }
-                return offsets;
-            }).chain(offsets -> {
+            // Every group's committed offsets in one request.
+            Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
+            groups.forEach(group -> specs.put(group, new ListConsumerGroupOffsetsSpec()));
+            return uni(kafka.listConsumerGroupOffsets(specs).all()).chain(offsets -> {
                 Set<TopicPartition> partitions = offsets.values().stream().flatMap(m -> m.keySet().stream())
                         .collect(Collectors.toSet());
                 return ends(kafka, partitions, OffsetSpec.latest()).map(ends -> {

@@ -1,5 +1,7 @@
 package dev.hindsight.query.console;
 
+import static dev.hindsight.query.console.ConsoleAccess.given;
+
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.query.cache.ReadCache;
@@ -12,6 +14,7 @@ import dev.hindsight.query.session.SessionRepository;
 import dev.hindsight.query.session.SessionView;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -29,6 +32,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestStreamElementType;
@@ -71,9 +75,7 @@ public class SessionPages {
             @QueryParam("outcome") String outcome, @QueryParam("qa_status") String qaStatus,
             @QueryParam("label") String label, @QueryParam("from") String from, @QueryParam("to") String to,
             @QueryParam("cursor") String cursor, @Context UriInfo uri) {
-        // An empty form field means "any".
-        SessionListing.Filters filters = new SessionListing.Filters(given(kind), given(model), given(outcome),
-                given(qaStatus), given(label), given(from), given(to));
+        SessionListing.Filters filters = filters(kind, model, outcome, qaStatus, label, from, to);
         return access.page(uri, Scopes.READ, viewer -> {
             Layout layout = new Layout(viewer, "Sessions");
             SessionListing.Query query;
@@ -100,14 +102,19 @@ public class SessionPages {
         // compressed too, until the projection announces a change to the session, as its JSON answer is (ADR 0009).
         return access.page(uri, Scopes.READ, viewer -> generations.current().chain(rm -> cache.consoleSession(
                         viewer.tenant(), viewer.admin(), sessionId, rm.generation(),
-                        () -> sessions.find(rm, viewer.tenant(), sessionId).map(found -> {
-                            SessionPage page = SessionPage.of(found.orElseThrow(
-                                    () -> ProblemException.notFound("No session " + sessionId)), SessionPage.PREVIEW);
-                            String html = Templates.session(new Layout(viewer, title(page)), page).render();
-                            return Rendered.page(html.getBytes(StandardCharsets.UTF_8), rm.generation(),
-                                    Set.of(sessionId));
-                        })))
+                        // Building, rendering and compressing a page of hundreds of messages takes tens of
+                        // milliseconds of CPU: done on a worker, so the event loop keeps answering meanwhile.
+                        () -> sessions.find(rm, viewer.tenant(), sessionId)
+                                .emitOn(Infrastructure.getDefaultWorkerPool())
+                                .map(found -> render(viewer, sessionId, found, rm.generation()))))
                 .map(rendered -> rendered.respondHtml(acceptEncoding)));
+    }
+
+    private static Rendered render(Viewer viewer, String sessionId, Optional<SessionView> found, int generation) {
+        SessionPage page = SessionPage.of(found.orElseThrow(() -> ProblemException.notFound("No session " + sessionId)),
+                SessionPage.PREVIEW);
+        String html = Templates.session(new Layout(viewer, title(page.kind(), page.id())), page).render();
+        return Rendered.page(html.getBytes(StandardCharsets.UTF_8), generation, Set.of(sessionId));
     }
 
     /** A debugging trace is a session: the same page, at the URL that names it as a trace. */
@@ -134,8 +141,8 @@ public class SessionPages {
     public Multi<String> live(@QueryParam("kind") String kind, @QueryParam("model") String model,
             @QueryParam("outcome") String outcome, @QueryParam("qa_status") String qaStatus,
             @QueryParam("label") String label, @QueryParam("from") String from, @QueryParam("to") String to) {
-        SessionListing.Query query = SessionListing.query(new SessionListing.Filters(given(kind), given(model),
-                given(outcome), given(qaStatus), given(label), given(from), given(to)), null, null);
+        SessionListing.Query query = SessionListing.query(filters(kind, model, outcome, qaStatus, label, from, to),
+                null, null);
         return access.viewer(Scopes.READ).onItem().transformToMulti(viewer -> {
             Multi<String> rows = feed.changes().onOverflow().buffer(LIVE_BUFFER)
                     .filter(change -> change.tenant().equals(viewer.tenant()) && LIVE_KINDS.contains(change.kind()))
@@ -169,13 +176,10 @@ public class SessionPages {
             SessionView.MessageView found = view.messages().stream().filter(m -> m.messageIndex() == index)
                     .findFirst().orElseThrow(() -> ProblemException.notFound(
                             "Session " + sessionId + " has no message " + index));
-            SessionPage page = SessionPage.of(new SessionView(view.sessionId(), view.kind(), view.startedAt(),
-                    view.completedAt(), view.outcome(), view.trading(), view.attributes(), view.labels(),
-                    view.totalMessages(), view.sessionSummary(), null, null, List.of(), null, null),
-                    SessionPage.PREVIEW);
-            SessionPage.Message whole = SessionPage.message(page.href(), found, Integer.MAX_VALUE);
+            String href = SessionPage.href(view.sessionId());
+            SessionPage.Message whole = SessionPage.message(href, found, Integer.MAX_VALUE);
             return ConsoleAccess.html(200, Templates.message(new Layout(viewer, "Message " + index + " of "
-                    + title(page)), page, whole).render());
+                    + title(view.kind(), view.sessionId())), view.sessionId(), href, whole).render());
         }));
     }
 
@@ -184,13 +188,15 @@ public class SessionPages {
                 () -> ProblemException.notFound("No session " + sessionId)));
     }
 
-    private static String title(SessionPage page) {
-        return page.kind() == null ? "Session " + page.id()
-                : page.kind().substring(0, 1).toUpperCase(Locale.ROOT) + page.kind().substring(1) + " session "
-                        + page.id();
+    private static String title(String kind, String sessionId) {
+        return kind == null ? "Session " + sessionId
+                : kind.substring(0, 1).toUpperCase(Locale.ROOT) + kind.substring(1) + " session " + sessionId;
     }
 
-    private static String given(String value) {
-        return value == null || value.isBlank() ? null : value;
+    /** The list's filters as a form sends them: an empty field means "any". */
+    private static SessionListing.Filters filters(String kind, String model, String outcome, String qaStatus,
+            String label, String from, String to) {
+        return new SessionListing.Filters(given(kind), given(model), given(outcome), given(qaStatus), given(label),
+                given(from), given(to));
     }
 }

@@ -19,7 +19,8 @@ final class Templates {
 
     static native TemplateInstance session(Layout layout, SessionPage session);
 
-    static native TemplateInstance message(Layout layout, SessionPage session, SessionPage.Message message);
+    static native TemplateInstance message(Layout layout, String sessionId, String sessionHref,
+            SessionPage.Message message);
 
     static native TemplateInstance decisionSets(Layout layout, DecisionSetPage.ListPage page);
 
