@@ -64,9 +64,9 @@ public class ContextResource {
             @QueryParam("max_tokens") @Min(50) @Max(4_000) Integer maxTokens,
             @QueryParam("limit") @Min(1) @Max(20) Integer limit,
             @QueryParam("session_id") @Pattern(regexp = Requests.ID) String sessionId) {
-        if (task == null || task.isBlank() || task.length() > 4_000) {
+        if (!Requests.hasText(task) || task.length() > 4_000) {
             throw ProblemException.badRequest("task is required: the work the agent is about to do",
-                    List.of(new Problem.FieldError("task", task == null || task.isBlank()
+                    List.of(new Problem.FieldError("task", !Requests.hasText(task)
                             ? "must not be blank" : "size must be at most 4000")));
         }
         int budget = maxTokens == null ? config.context().maxTokens() : maxTokens;

@@ -13,6 +13,19 @@ import java.util.List;
 /** Request bodies of the memory API, with their limits (a violation is a 400 naming the field). */
 public final class Requests {
 
+    /**
+     * Text the embedding model can embed: at least one character above U+0020. Spaces and control characters alone
+     * are nothing to it ({@code @NotBlank} and {@link String#isBlank} let controls such as U+0001 through, and the
+     * model then fails). {@link #hasText} is the same rule where no bean validation runs (MCP tools).
+     */
+    public static final String TEXT = "(?s)[\\x00-\\x20]*[^\\x00-\\x20].*";
+    static final String TEXT_MESSAGE = "must contain text, not only spaces or control characters";
+
+    /** {@link #TEXT} as a test. */
+    public static boolean hasText(String value) {
+        return value != null && !value.trim().isEmpty();
+    }
+
     /** Project ids and session ids: what fits in a URL path segment without escaping. */
     public static final String ID = "[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}";
 
@@ -21,9 +34,9 @@ public final class Requests {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record RecordMemory(
-            @NotBlank @Size(max = 200) String title,
+            @NotBlank @Pattern(regexp = TEXT, message = TEXT_MESSAGE) @Size(max = 200) String title,
             @Size(max = 2_000) String description,
-            @NotBlank @Size(max = 20_000) String content,
+            @NotBlank @Pattern(regexp = TEXT, message = TEXT_MESSAGE) @Size(max = 20_000) String content,
             @NotNull @Pattern(regexp = "success|failure", message = "must be success or failure") String outcome,
             @Size(max = 32) List<@NotBlank @Size(max = 64) String> tags,
             @Size(max = 100) List<@NotNull @Pattern(regexp = ID) String> sourceSessionIds) {
@@ -31,7 +44,7 @@ public final class Requests {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Search(
-            @NotBlank @Size(max = 4_000) String query,
+            @NotBlank @Pattern(regexp = TEXT, message = TEXT_MESSAGE) @Size(max = 4_000) String query,
             @Min(1) @Max(50) Integer limit,
             @Pattern(regexp = ID) String sessionId) {
     }

@@ -74,7 +74,7 @@ public class MemoryTools {
             @ToolArg(name = "limit", description = "Maximum results (default 5)", required = false) Integer limit) {
         Caller caller = caller(Scopes.READ);
         String project = project(projectId);
-        require(query != null && !query.isBlank() && query.length() <= 4_000, "query must be 1-4000 characters");
+        require(Requests.hasText(query) && query.length() <= 4_000, "query must be 1-4000 characters");
         storable("query", query);
         int max = limit == null ? DEFAULT_LIMIT : limit;
         require(max >= 1 && max <= MAX_LIMIT, "limit must be between 1 and " + MAX_LIMIT);
@@ -101,8 +101,8 @@ public class MemoryTools {
             @ToolArg(name = "tags", description = "Optional tags, e.g. language:go", required = false) List<String> tags) {
         Caller caller = caller(Scopes.INGEST);
         String project = project(projectId);
-        require(title != null && !title.isBlank() && title.length() <= 200, "title must be 1-200 characters");
-        require(content != null && !content.isBlank() && content.length() <= 20_000,
+        require(Requests.hasText(title) && title.length() <= 200, "title must be 1-200 characters");
+        require(Requests.hasText(content) && content.length() <= 20_000,
                 "content must be 1-20000 characters");
         require("success".equals(outcome) || "failure".equals(outcome), "outcome must be success or failure");
         storable("title", title);

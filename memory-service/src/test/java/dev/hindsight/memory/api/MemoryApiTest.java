@@ -30,6 +30,16 @@ import org.junit.jupiter.api.Test;
 class MemoryApiTest {
 
     @Test
+    void aTaskOrQueryOfControlCharactersOnlyIsNoTextAndA400() {
+        // The embedding model reads characters up to U+0020 as nothing; such a task or query is refused, not a 500.
+        given().header("Authorization", TENANT_A.bearer()).queryParam("task", "\u0001\u001f")
+                .get("/v1/projects/p/context").then().statusCode(400).contentType("application/problem+json")
+                .body("errors[0].field", org.hamcrest.Matchers.equalTo("task"));
+        given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+                .body(Map.of("query", "\u0001\u0002")).post("/v1/projects/p/memories/search").then().statusCode(400);
+    }
+
+    @Test
     void aRecordedMemoryIsFoundByAQueryWordedDifferently() {
         String project = Memories.project();
         String jwt = Memories.record(TENANT_A, project, "Validate JWT expiry in the auth middleware",
