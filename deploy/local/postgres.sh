@@ -4,7 +4,7 @@
 #                                      machine's memory (at least 1 GB) if it is lower (restarts it once); turn
 #                                      autovacuum on if it is off; compress WAL and space checkpoints out (a reload);
 #                                      install pgvector if it is missing (pgvector.sh); create role hindsight, the
-#                                      databases, and extension vector in hindsight_memory
+#                                      databases, and extension vector in hindsight_memory and hindsight_query
 #   deploy/local/postgres.sh stop      stop PostgreSQL only if `ensure` was the one that started it
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -44,8 +44,11 @@ SQL
       log "created database $db"
     fi
   done
-  # memory-service stores embeddings with pgvector; creating an extension needs a superuser, so it happens here.
-  psql_super -d hindsight_memory -c "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS vector"
+  # memory-service stores embeddings with pgvector, and query-service's read model of the memories does too (the
+  # console searches them); creating an extension needs a superuser, so it happens here.
+  for db in hindsight_memory hindsight_query; do
+    psql_super -d "$db" -c "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS vector"
+  done
 }
 
 # memory-service's HNSW index must fit in shared buffers (PostgreSQL's default of 128 MB holds about 60,000

@@ -1,6 +1,7 @@
 package dev.hindsight.memory;
 
 import dev.hindsight.memory.embedding.Embedder;
+import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.embedding.MiniLmEmbedder;
 import dev.hindsight.platform.kafka.KafkaTopicsConfig;
 import dev.hindsight.platform.kafka.OwnedTopics;
@@ -8,6 +9,7 @@ import dev.hindsight.platform.registry.RegistryConfig;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import jakarta.interceptor.Interceptor;
@@ -31,5 +33,15 @@ public class MemorySetup {
     @Singleton
     Embedder embedder() {
         return new MiniLmEmbedder();
+    }
+
+    @Produces
+    @Singleton
+    Embeddings embeddings(Embedder embedder) {
+        return new Embeddings(embedder);
+    }
+
+    void close(@Disposes Embeddings embeddings) {
+        embeddings.close();
     }
 }

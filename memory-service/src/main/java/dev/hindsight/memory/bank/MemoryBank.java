@@ -13,6 +13,8 @@ import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.confidence.Beta;
 import dev.hindsight.memory.confidence.ProjectWeights;
 import dev.hindsight.memory.embedding.Embeddings;
+import dev.hindsight.memory.search.Neighbour;
+import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.memory.store.VectorStore;
 import dev.hindsight.platform.problem.ProblemException;
 import io.micrometer.core.instrument.Metrics;
@@ -20,7 +22,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -57,7 +58,7 @@ public class MemoryBank {
     public Uni<MemoryRow> record(Caller caller, String project, NewMemory memory) {
         UUID id = UUID.randomUUID();
         return Stages.timed("record", "embed",
-                        () -> embeddings.embed(embeddingText(memory.title(), memory.description(), memory.content())))
+                        () -> embeddings.embed(SearchRule.embeddingText(memory.title(), memory.description(), memory.content())))
                 .flatMap(vector -> {
                     MemoryRecorded recorded = MemoryRecorded.newBuilder()
                             .setOrigin(MemoryOrigin.EXPLICIT).setTitle(memory.title())
@@ -92,25 +93,18 @@ public class MemoryBank {
 
     /** {@link #search} without recording usage: for callers that hand on only some of the results. */
     public Uni<List<Found>> find(String tenant, String project, String query, int limit) {
-        int candidates = Math.min(1000, limit * Math.max(1, config.search().candidatesPerResult()));
+        int candidates = SearchRule.candidates(limit, config.search().candidatesPerResult());
         return Stages.timed("search", "embed", () -> embeddings.embed(query))
                 .flatMap(vector -> Stages.timed("search", "nearest",
                         () -> vectors.nearest(tenant, project, embeddings.modelId(), vector, candidates)))
                 .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant, neighbours.stream()
-                                .map(VectorStore.Neighbour::memoryId).toList()))
+                                .map(Neighbour::memoryId).toList()))
                         .map(memories -> rank(neighbours, memories, limit)));
     }
 
-    private List<Found> rank(List<VectorStore.Neighbour> neighbours, Map<UUID, MemoryRow> memories, int limit) {
-        List<Found> found = new ArrayList<>();
-        for (VectorStore.Neighbour neighbour : neighbours) {
-            MemoryRow memory = memories.get(neighbour.memoryId());
-            if (memory != null && memory.confidence() >= config.search().minConfidence()) {
-                found.add(new Found(memory, neighbour.similarity()));
-            }
-        }
-        found.sort(Comparator.comparingDouble(Found::similarity).reversed());
-        return found.size() > limit ? List.copyOf(found.subList(0, limit)) : found;
+    private List<Found> rank(List<Neighbour> neighbours, Map<UUID, MemoryRow> memories, int limit) {
+        return SearchRule.rank(neighbours, memories, MemoryRow::confidence, config.search().minConfidence(), limit,
+                Found::new);
     }
 
     /**
@@ -198,15 +192,6 @@ public class MemoryBank {
     private MemoryEvent event(Caller caller, String project, UUID memory, Object payload) {
         return MemoryEvents.event(MemoryEvents.header(null, caller.tenant(), caller.principal(), caller.via(), clock),
                 project, memory, payload);
-    }
-
-    /** What a memory is embedded from: its title, description and content together. */
-    public static String embeddingText(String title, String description, String content) {
-        StringBuilder text = new StringBuilder(title);
-        if (description != null && !description.isBlank()) {
-            text.append(". ").append(description);
-        }
-        return text.append(". ").append(content).toString();
     }
 
     static ProblemException notFound(UUID id) {

@@ -1,5 +1,6 @@
 package dev.hindsight.memory.config;
 
+import dev.hindsight.memory.search.SearchRule;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -20,7 +21,7 @@ public interface MemoryConfig {
 
     interface Search {
         /** Seed 004's MinConfidence: search and context return only memories at or above it. */
-        @WithDefault("0.7")
+        @WithDefault(SearchRule.DEFAULT_MIN_CONFIDENCE)
         double minConfidence();
 
         /** Seed 004's DefaultSearchLimit (REST and context; the MCP tool's own default is 5, as the seed says). */
@@ -34,7 +35,7 @@ public interface MemoryConfig {
          * Nearest neighbours fetched per result asked for, before the confidence post-filter (seed 004 filters after
          * the vector search); more candidates keep results full when many near memories are below the threshold.
          */
-        @WithDefault("4")
+        @WithDefault(SearchRule.DEFAULT_CANDIDATES_PER_RESULT)
         int candidatesPerResult();
     }
 

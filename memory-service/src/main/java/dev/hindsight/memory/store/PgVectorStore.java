@@ -1,5 +1,7 @@
 package dev.hindsight.memory.store;
 
+import dev.hindsight.memory.search.Neighbour;
+import dev.hindsight.memory.search.SearchRule;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -41,7 +43,7 @@ public class PgVectorStore implements VectorStore {
     @Override
     public Uni<Void> put(SqlClient tx, Entry entry) {
         return tx.preparedQuery(PUT).execute(Tuple.of(entry.memoryId(), entry.tenant(), entry.project(),
-                entry.modelId(), literal(entry.vector()))).replaceWithVoid();
+                entry.modelId(), SearchRule.vectorLiteral(entry.vector()))).replaceWithVoid();
     }
 
     @Override
@@ -61,7 +63,7 @@ public class PgVectorStore implements VectorStore {
 
     @Override
     public Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k) {
-        return pool.preparedQuery(NEAREST).execute(Tuple.of(tenant, project, modelId, literal(query), k)).map(rows -> {
+        return pool.preparedQuery(NEAREST).execute(Tuple.of(tenant, project, modelId, SearchRule.vectorLiteral(query), k)).map(rows -> {
             List<Neighbour> found = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 found.add(new Neighbour(row.getUUID(0), row.getDouble(1)));
@@ -75,17 +77,5 @@ public class PgVectorStore implements VectorStore {
     public Uni<Long> count(String tenant, String project) {
         return pool.preparedQuery("SELECT count(*) FROM memory_vector WHERE tenant_id = $1 AND project_id = $2")
                 .execute(Tuple.of(tenant, project)).map(rows -> rows.iterator().next().getLong(0));
-    }
-
-    /** pgvector's text form: {@code [0.1,0.2,...]}. */
-    static String literal(float[] vector) {
-        StringBuilder text = new StringBuilder(vector.length * 12).append('[');
-        for (int i = 0; i < vector.length; i++) {
-            if (i > 0) {
-                text.append(',');
-            }
-            text.append(vector[i]);
-        }
-        return text.append(']').toString();
     }
 }

@@ -1,5 +1,6 @@
 package dev.hindsight.memory.store;
 
+import dev.hindsight.memory.search.Neighbour;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import java.util.List;
@@ -14,10 +15,6 @@ import java.util.UUID;
 public interface VectorStore {
 
     record Entry(String tenant, String project, UUID memoryId, String modelId, float[] vector) {
-    }
-
-    /** A memory and its cosine similarity to the query, 1 = same direction. */
-    record Neighbour(UUID memoryId, double similarity) {
     }
 
     /**

@@ -18,6 +18,8 @@ import dev.hindsight.memory.distill.ExistingMemory;
 import dev.hindsight.memory.distill.MemoryDraft;
 import dev.hindsight.memory.distill.MemoryMerge;
 import dev.hindsight.memory.embedding.Embeddings;
+import dev.hindsight.memory.search.Neighbour;
+import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.memory.store.VectorStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -100,11 +102,11 @@ public class JobRunner {
         String project = session.projectId();
         UUID eventId = MemoryEvents.derivedId(job.tenant(), job.session(), "distill", Integer.toString(index));
         return Uni.createFrom().deferred(() -> embeddings.embed(
-                        MemoryBank.embeddingText(draft.title(), draft.description(), draft.content())))
+                        SearchRule.embeddingText(draft.title(), draft.description(), draft.content())))
                 .flatMap(vector -> vectors.nearest(job.tenant(), project, embeddings.modelId(), vector, 5)
-                        .flatMap(near -> store.byIds(job.tenant(), near.stream().map(VectorStore.Neighbour::memoryId)
+                        .flatMap(near -> store.byIds(job.tenant(), near.stream().map(Neighbour::memoryId)
                                 .toList()).map(rows -> {
-                                    for (VectorStore.Neighbour n : near) {
+                                    for (Neighbour n : near) {
                                         MemoryRow row = rows.get(n.memoryId());
                                         if (row != null && n.similarity() >= config.distill().mergeSimilarity()
                                                 && row.outcome().equals(draft.outcome())) {

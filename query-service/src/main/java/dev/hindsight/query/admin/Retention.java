@@ -17,7 +17,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Retention per event type, applied to the read models by a scheduled job (seed 002: decision sets and behaviour
- * signals 90 days by default; shadow evaluations and decision comparisons 365 days). Age is event time
+ * signals 90 days by default; shadow evaluations and decision comparisons 365 days; a memory's individual signals 90 days, while its totals
+ * keep counting them). Age is event time
  * ({@code occurred_at}), so a rebuild that projects old events again has them removed by the next run. The same job
  * drops retired read-model generations after their grace period. Kafka keeps the source events: retention here
  * bounds what dashboards show and what the database holds, not the history.
@@ -33,6 +34,7 @@ public class Retention {
     private final Duration signals;
     private final Duration evaluations;
     private final Duration comparisons;
+    private final Duration memorySignals;
     private final Duration interval;
     private final Duration retiredGrace;
 
@@ -41,6 +43,8 @@ public class Retention {
             @ConfigProperty(name = "hindsight.query.retention.behavior-signals", defaultValue = "90d") Duration signals,
             @ConfigProperty(name = "hindsight.query.retention.evaluations", defaultValue = "365d") Duration evaluations,
             @ConfigProperty(name = "hindsight.query.retention.comparisons", defaultValue = "365d") Duration comparisons,
+            @ConfigProperty(name = "hindsight.query.retention.memory-signals", defaultValue = "90d")
+            Duration memorySignals,
             @ConfigProperty(name = "hindsight.query.retention.interval", defaultValue = "1h") Duration interval,
             @ConfigProperty(name = "hindsight.query.retired-generation-grace", defaultValue = "10m")
             Duration retiredGrace) {
@@ -50,6 +54,7 @@ public class Retention {
         this.signals = signals;
         this.evaluations = evaluations;
         this.comparisons = comparisons;
+        this.memorySignals = memorySignals;
         this.interval = interval;
         this.retiredGrace = retiredGrace;
     }
@@ -67,13 +72,15 @@ public class Retention {
         deleted.put("behavior_signal", 0L);
         deleted.put("shadow_evaluation", 0L);
         deleted.put("decision_comparison", 0L);
+        deleted.put("memory_signal", 0L);
         return generations.writable(pool).chain(models -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (ReadModel model : models) {
                 chain = chain.chain(() -> delete(model, "decision_set", decisionSets, deleted))
                         .chain(() -> delete(model, "behavior_signal", signals, deleted))
                         .chain(() -> delete(model, "shadow_evaluation", evaluations, deleted))
-                        .chain(() -> delete(model, "decision_comparison", comparisons, deleted));
+                        .chain(() -> delete(model, "decision_comparison", comparisons, deleted))
+                        .chain(() -> delete(model, "memory_signal", memorySignals, deleted));
             }
             return chain;
         }).chain(() -> generations.dropRetired(retiredGrace)).map(dropped -> {

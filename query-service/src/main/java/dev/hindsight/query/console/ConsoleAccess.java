@@ -46,8 +46,10 @@ public class ConsoleAccess {
                 return Uni.createFrom().item(html(403, Templates.error(new Layout(viewer, "Forbidden"),
                         "This page needs an API key with the " + scope + " scope.", List.of()).render()));
             }
-            return page.apply(viewer).onFailure().recoverWithItem(e -> e instanceof ProblemException problem
-                    ? problemPage(viewer, problem.problem()) : unexpected(viewer, uri, e));
+            // Deferred: a page that refuses its parameters by throwing gets its error page too.
+            return Uni.createFrom().deferred(() -> page.apply(viewer)).onFailure()
+                    .recoverWithItem(e -> e instanceof ProblemException problem
+                            ? problemPage(viewer, problem.problem()) : unexpected(viewer, uri, e));
         });
     }
 

@@ -1,5 +1,8 @@
 package dev.hindsight.query.console;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+
 /** The console's URLs: a contract, bookmarks and other tools link to them. */
 public final class ConsolePaths {
 
@@ -10,6 +13,18 @@ public final class ConsolePaths {
     /** Server-sent rows of a live sessions list. */
     public static final String LIVE_SESSIONS = UI + "/live/sessions";
 
+    /** A tenant's projects of memories; a project's memories are under {@code /ui/projects/{project}/memories}. */
+    public static final String PROJECTS = UI + "/projects";
+    public static final String MEMORIES = UI + "/memories";
+
     private ConsolePaths() {
+    }
+
+    /**
+     * An id (the agent's text) as one path segment: every character outside the unreserved set is percent-encoded,
+     * a space as %20.
+     */
+    static String segment(String id) {
+        return URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

@@ -4,8 +4,6 @@ import dev.hindsight.query.session.SessionView;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.math.BigDecimal;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -90,7 +88,7 @@ public record SessionPage(String id, String href, String kind, String startedAt,
 
     /** A session page's URL: the id is the agent's text, so every character outside the unreserved set is encoded. */
     static String href(String sessionId) {
-        return ConsolePaths.SESSIONS + "/" + URLEncoder.encode(sessionId, StandardCharsets.UTF_8).replace("+", "%20");
+        return ConsolePaths.SESSIONS + "/" + ConsolePaths.segment(sessionId);
     }
 
     static String when(OffsetDateTime time) {

@@ -28,6 +28,12 @@ final class Templates {
 
     static native TemplateInstance versions(Layout layout, VersionsPage page);
 
+    static native TemplateInstance projects(Layout layout, List<MemoryPages.Project> projects);
+
+    static native TemplateInstance memories(Layout layout, MemoryPage.ListPage page);
+
+    static native TemplateInstance memory(Layout layout, MemoryPage.Detail memory);
+
     static native TemplateInstance ops(Layout layout, OpsPages.Ops ops);
 
     private Templates() {

@@ -25,6 +25,9 @@ import java.io.UncheckedIOException;
  */
 public final class MiniLmEmbedder implements Embedder {
 
+    /** The id stored with its vectors. */
+    public static final String MODEL_ID = "all-minilm-l6-v2-q";
+
     private static final String MODEL = "/all-minilm-l6-v2-q.onnx";
     private static final String TOKENIZER = "/all-minilm-l6-v2-q-tokenizer.json";
 
@@ -59,7 +62,7 @@ public final class MiniLmEmbedder implements Embedder {
 
     @Override
     public String modelId() {
-        return "all-minilm-l6-v2-q";
+        return MODEL_ID;
     }
 
     @Override
