@@ -12,15 +12,18 @@ import java.util.stream.Stream;
 
 /**
  * The demo data {@code ./hindsight up} loads (deploy/local/demo, one directory per seed example), sent the same way
- * through ingest's API: what a new user sees first is what the browser tests look at.
+ * through ingest's API (and memory-service's, for memory-&lt;project&gt;.json): what a new user sees first is what the browser tests look at.
  */
 final class Demo {
 
     private Demo() {
     }
 
-    /** Loads every example through {@code ingest}; answers each example's session (or trace) id by directory name. */
-    static Map<String, String> load(Wire wire, String ingest) {
+    /**
+     * Loads every example through {@code ingest} (and its memories through {@code memory}); answers each example's
+     * session (or trace) id by directory name.
+     */
+    static Map<String, String> load(Wire wire, String ingest, String memory) {
         Path root = Path.of(System.getProperty("hindsight.test.demo-dir", "../deploy/local/demo"));
         Map<String, String> sessions = new LinkedHashMap<>();
         try (Stream<Path> dirs = Files.list(root)) {
@@ -48,6 +51,14 @@ final class Demo {
                     for (Path signal : signals.filter(f -> f.getFileName().toString().startsWith("signal-")).sorted()
                             .toList()) {
                         post(wire, ingest + "/v1/behavior-signals", signal);
+                    }
+                }
+                try (Stream<Path> memories = Files.list(dir)) {
+                    for (Path file : memories.filter(f -> f.getFileName().toString().startsWith("memory-")).sorted()
+                            .toList()) {
+                        String project = file.getFileName().toString().replaceFirst("^memory-", "")
+                                .replaceFirst("\\.json$", "");
+                        post(wire, memory + "/v1/projects/" + Wire.encode(project) + "/memories", file);
                     }
                 }
             }

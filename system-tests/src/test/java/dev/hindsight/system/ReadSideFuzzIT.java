@@ -84,6 +84,9 @@ class ReadSideFuzzIT {
                 new Operation("GET", "/ui/decision-sets/{id}", List.of(), null),
                 new Operation("GET", "/ui/versions", List.of("from", "to"), null),
                 new Operation("GET", "/ui/ops", List.of(), null),
+                new Operation("GET", "/ui/projects", List.of(), null),
+                new Operation("GET", "/ui/projects/{id}/memories", List.of("q", "order", "after", "page"), null),
+                new Operation("GET", "/ui/memories/{id}", List.of(), null),
                 new Operation("GET", "/ui/sign-in", List.of("next"), null));
         List<String> failures = new ArrayList<>();
         int sent = fuzz(Service.QUERY, pages, random, new Hostile(random), failures);

@@ -41,7 +41,7 @@ public final class MemoryPage {
     }
 
     /** A signal kind's totals and the weight its kind has in the project now. */
-    public record Evidence(String kind, long positive, long negative, String weight) {
+    public record Evidence(String kind, long positive, String negative, String weight) {
     }
 
     /** A session the memory names: linked when the read model holds it. */
@@ -84,10 +84,11 @@ public final class MemoryPage {
         SignalCounts c = m.counts();
         ProjectWeights w = m.weights();
         List<Evidence> evidence = List.of(
-                new Evidence("explicit feedback (helpful / unhelpful)", c.explicitPositive(), c.explicitNegative(),
+                new Evidence("explicit feedback (helpful / unhelpful)", c.explicitPositive(),
+                        String.valueOf(c.explicitNegative()),
                         plain(w.weight(SignalKind.EXPLICIT))),
-                new Evidence("usage (retrieved)", c.usage(), 0, plain(w.weight(SignalKind.USAGE))),
-                new Evidence("outcomes (succeeded / failed)", c.outcomePositive(), c.outcomeNegative(),
+                new Evidence("usage (retrieved)", c.usage(), "", plain(w.weight(SignalKind.USAGE))),
+                new Evidence("outcomes (succeeded / failed)", c.outcomePositive(), String.valueOf(c.outcomeNegative()),
                         plain(w.weight(SignalKind.OUTCOME))));
         Set<String> known = d.knownSessions();
         List<SignalRow> signals = new ArrayList<>(d.signals().size());

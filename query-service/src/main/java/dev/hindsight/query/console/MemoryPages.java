@@ -83,6 +83,9 @@ public class MemoryPages {
             }
             if (query != null && query.length() > MAX_QUERY) {
                 errors.add(new Problem.FieldError("q", "must be at most " + MAX_QUERY + " characters"));
+            } else if (query != null && query.chars().allMatch(c -> c <= ' ')) {
+                // As memory-service refuses it: the embedding model has nothing to embed in control characters.
+                errors.add(new Problem.FieldError("q", "must contain text, not only spaces or control characters"));
             }
             if (!ordering.equals("newest") && !ordering.equals("confidence")) {
                 errors.add(new Problem.FieldError("order", "must be newest or confidence"));

@@ -135,7 +135,7 @@ class MemoryPagesTest {
         assertThat(page).contains("<td class=\"number\">0.93</td>");
         assertThat(rows(page, "evidence-row")).containsExactly(
                 List.of("explicit feedback (helpful / unhelpful)", "1", "0", "0.70"),
-                List.of("usage (retrieved)", "1", "0", "0.55"),
+                List.of("usage (retrieved)", "1", "", "0.55"),
                 List.of("outcomes (succeeded / failed)", "0", "1", "0.45"));
         assertThat(rows(page, "signal-row")).extracting(row -> row.get(0) + " " + row.get(1))
                 .containsExactly("explicit helpful", "outcome failed", "usage retrieved");
@@ -190,6 +190,9 @@ class MemoryPagesTest {
         Response cursor = given().cookie(ConsoleCookie.NAME, cookie).when().get(list + "?after=yesterday");
         assertThat(cursor.statusCode()).isEqualTo(400);
         assertThat(cursor.body().asString()).contains("is not a cursor this list gave");
+        Response controls = given().urlEncodingEnabled(false).cookie(ConsoleCookie.NAME, cookie).when().get(list + "?q=%01%02%20%1F");
+        assertThat(controls.statusCode()).isEqualTo(400);
+        assertThat(controls.body().asString()).contains("must contain text, not only spaces or control characters");
         Response longQuery = given().cookie(ConsoleCookie.NAME, cookie).when().get(list + "?q=" + "x".repeat(4_001));
         assertThat(longQuery.statusCode()).isEqualTo(400);
         assertThat(given().redirects().follow(false).when().get("/ui/memories/" + UUID.randomUUID()).header("Location"))
