@@ -6,9 +6,9 @@ import dev.hindsight.events.memory.MemoryMerged;
 import dev.hindsight.events.memory.MemoryRecorded;
 import dev.hindsight.events.memory.MemorySignalRecorded;
 import dev.hindsight.events.memory.ProjectPurged;
-import dev.hindsight.events.memory.WeightVote;
 import dev.hindsight.events.memory.WeightVotes;
-import dev.hindsight.memory.confidence.ProjectWeights;
+import dev.hindsight.memory.events.SignalColumns;
+import dev.hindsight.memory.events.WeightLearning;
 import dev.hindsight.memory.store.VectorStore;
 import dev.hindsight.platform.consumer.Ledger;
 import io.smallrye.mutiny.Multi;
@@ -155,29 +155,9 @@ public class MemoryProjection {
 
     /** Plain signals in one statement: their rows, the memories' totals, and which sessions used which memories. */
     private static Uni<Void> signals(SqlClient tx, List<MemoryEvent> events) {
-        int n = events.size();
-        UUID[] ids = new UUID[n];
-        UUID[] memories = new UUID[n];
-        String[] tenants = new String[n];
-        String[] kinds = new String[n];
-        Boolean[] positives = new Boolean[n];
-        String[] sessions = new String[n];
-        String[] sources = new String[n];
-        OffsetDateTime[] times = new OffsetDateTime[n];
-        for (int i = 0; i < n; i++) {
-            MemoryEvent event = events.get(i);
-            MemorySignalRecorded signal = (MemorySignalRecorded) event.getPayload();
-            ids[i] = event.getHeader().getEventId();
-            memories[i] = UUID.fromString(event.getMemoryId());
-            tenants[i] = event.getHeader().getTenantId();
-            kinds[i] = signal.getKind().name().toLowerCase(Locale.ROOT);
-            positives[i] = signal.getPositive();
-            sessions[i] = signal.getSessionId();
-            sources[i] = signal.getSource();
-            times[i] = time(event.getHeader().getRecordedAt());
-        }
-        return tx.preparedQuery(SIGNALS).execute(Tuple.tuple(Arrays.asList(ids, memories, tenants, kinds, positives,
-                sessions, sources, times))).replaceWithVoid();
+        SignalColumns c = SignalColumns.of(events);
+        return tx.preparedQuery(SIGNALS).execute(Tuple.tuple(Arrays.asList(c.eventIds(), c.memoryIds(), c.tenants(),
+                c.kinds(), c.positives(), c.sessionIds(), c.sources(), c.times()))).replaceWithVoid();
     }
 
     private Uni<Void> applyOne(SqlClient tx, MemoryEvent event) {
@@ -256,14 +236,9 @@ public class MemoryProjection {
     }
 
     private static Uni<Void> learn(SqlClient tx, String tenant, String project, WeightVotes votes, OffsetDateTime at) {
-        ProjectWeights p = ProjectWeights.PRIORS;
-        List<Object> args = new ArrayList<>(List.of(tenant, project,
-                p.explicit().alpha(), p.explicit().beta(), p.usage().alpha(), p.usage().beta(),
-                p.outcome().alpha(), p.outcome().beta()));
-        for (WeightVote vote : List.of(votes.getExplicit(), votes.getUsage(), votes.getOutcome())) {
-            args.add(vote == WeightVote.AGREED ? 1.0 : 0.0);
-            args.add(vote == WeightVote.CONTRADICTED ? 1.0 : 0.0);
-        }
+        List<Object> args = new ArrayList<>(List.of(tenant, project));
+        args.addAll(WeightLearning.priors());
+        args.addAll(WeightLearning.increments(votes));
         args.add(at);
         return tx.preparedQuery(LEARN).execute(Tuple.tuple(args)).replaceWithVoid();
     }

@@ -6,9 +6,9 @@ import dev.hindsight.events.memory.MemoryMerged;
 import dev.hindsight.events.memory.MemoryRecorded;
 import dev.hindsight.events.memory.MemorySignalRecorded;
 import dev.hindsight.events.memory.ProjectPurged;
-import dev.hindsight.events.memory.WeightVote;
 import dev.hindsight.events.memory.WeightVotes;
-import dev.hindsight.memory.confidence.ProjectWeights;
+import dev.hindsight.memory.events.SignalColumns;
+import dev.hindsight.memory.events.WeightLearning;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
@@ -189,29 +189,9 @@ public class MemoryProjection extends TopicProjection<MemoryEvent> {
      * votes of those explicit signals whose rows were new (so a redelivered vote is not learned twice).
      */
     private static Uni<Void> signals(SqlClient tx, ReadModel model, List<MemoryEvent> run) {
-        int n = run.size();
-        String[] tenants = new String[n];
-        UUID[] ids = new UUID[n];
-        UUID[] memories = new UUID[n];
-        String[] kinds = new String[n];
-        Boolean[] positives = new Boolean[n];
-        String[] sessions = new String[n];
-        String[] sources = new String[n];
-        OffsetDateTime[] times = new OffsetDateTime[n];
-        for (int i = 0; i < n; i++) {
-            MemoryEvent event = run.get(i);
-            MemorySignalRecorded signal = (MemorySignalRecorded) event.getPayload();
-            tenants[i] = tenant(event);
-            ids[i] = event.getHeader().getEventId();
-            memories[i] = memory(event);
-            kinds[i] = lower(signal.getKind());
-            positives[i] = signal.getPositive();
-            sessions[i] = signal.getSessionId();
-            sources[i] = signal.getSource();
-            times[i] = at(event);
-        }
-        return tx.preparedQuery(model.sql(SIGNALS)).execute(Tuple.tuple(Arrays.asList(tenants, ids, memories, kinds,
-                positives, sessions, sources, times))).chain(inserted -> {
+        SignalColumns c = SignalColumns.of(run);
+        return tx.preparedQuery(model.sql(SIGNALS)).execute(Tuple.tuple(Arrays.asList(c.tenants(), c.eventIds(),
+                c.memoryIds(), c.kinds(), c.positives(), c.sessionIds(), c.sources(), c.times()))).chain(inserted -> {
                     Set<UUID> fresh = new HashSet<>();
                     for (Row row : inserted) {
                         fresh.add(row.getUUID(0));
@@ -228,15 +208,10 @@ public class MemoryProjection extends TopicProjection<MemoryEvent> {
                 });
     }
 
-    /** The project's weights start at seed 004's priors; each vote adds one to a Beta's alpha (agreed) or beta. */
     private static Tuple learn(String tenant, String project, WeightVotes votes) {
-        ProjectWeights p = ProjectWeights.PRIORS;
-        List<Object> args = new ArrayList<>(List.of(tenant, project, p.explicit().alpha(), p.explicit().beta(),
-                p.usage().alpha(), p.usage().beta(), p.outcome().alpha(), p.outcome().beta()));
-        for (WeightVote vote : List.of(votes.getExplicit(), votes.getUsage(), votes.getOutcome())) {
-            args.add(vote == WeightVote.AGREED ? 1.0 : 0.0);
-            args.add(vote == WeightVote.CONTRADICTED ? 1.0 : 0.0);
-        }
+        List<Object> args = new ArrayList<>(List.of(tenant, project));
+        args.addAll(WeightLearning.priors());
+        args.addAll(WeightLearning.increments(votes));
         return Tuple.tuple(args);
     }
 
