@@ -79,7 +79,7 @@ public class MemoryQueries {
             GROUP BY day ORDER BY day DESC LIMIT 90""";
     private static final String MERGES = """
             SELECT merged_session_id, similarity, merged_at FROM {rm}.memory_merge
-            WHERE tenant_id = $1 AND memory_id = $2 ORDER BY merged_at, event_id""";
+            WHERE tenant_id = $1 AND memory_id = $2 ORDER BY merged_at DESC, event_id LIMIT 100""";
     private static final String KNOWN_SESSIONS = """
             SELECT session_id FROM {rm}.session WHERE tenant_id = $1 AND session_id = ANY($2)""";
 
