@@ -7,6 +7,7 @@ import dev.hindsight.events.keys.KeyEvent;
 import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
+import dev.hindsight.events.spans.SpanEvent;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecordBase;
@@ -25,7 +26,8 @@ public enum HindsightTopic {
     EVALUATIONS("hindsight.evaluations.v1", "evaluation-service", "message id", EvaluationEvent.class),
     MEMORY("hindsight.memory.v1", "memory-service", "memory id ('project:' + project id for a project purge)",
             MemoryEvent.class),
-    KEYS("hindsight.keys.v1", "ingest-service", "key id", KeyEvent.class);
+    KEYS("hindsight.keys.v1", "ingest-service", "key id", KeyEvent.class),
+    SPANS("hindsight.spans.v1", "ingest-service", "trace id (hex)", SpanEvent.class);
 
     private final String defaultName;
     private final String writer;

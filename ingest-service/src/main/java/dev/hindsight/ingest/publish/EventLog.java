@@ -4,6 +4,7 @@ import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.keys.KeyEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
+import dev.hindsight.events.spans.SpanEvent;
 import dev.hindsight.ingest.quota.TenantQuotas;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.kafka.Publisher;
@@ -32,7 +33,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.jboss.logging.Logger;
 
 /**
- * The single writer of the three source topics. Every method completes only after Kafka acknowledged all its events
+ * The single writer of the source topics. Every method completes only after Kafka acknowledged all its events
  * (acks=all, idempotent producer); when Kafka does not, it fails with a 503 problem carrying Retry-After, and the
  * caller acknowledges nothing.
  */
@@ -46,6 +47,7 @@ public class EventLog {
     private final Sink<DecisionEvent> decisions;
     private final Sink<SignalEvent> signals;
     private final Sink<KeyEvent> keys;
+    private final Sink<SpanEvent> spans;
     private final Duration ackTimeout;
     private final Duration openFor;
     private final TenantContext tenant;
@@ -67,6 +69,7 @@ public class EventLog {
             @Channel("decisions") MutinyEmitter<DecisionEvent> decisionsChannel,
             @Channel("signals") MutinyEmitter<SignalEvent> signalsChannel,
             @Channel("keys") MutinyEmitter<KeyEvent> keysChannel,
+            @Channel("spans") MutinyEmitter<SpanEvent> spansChannel,
             KafkaClientService kafka,
             Config channels,
             IngestConfig config,
@@ -77,6 +80,7 @@ public class EventLog {
         this.decisions = sink(kafka, channels, "decisions");
         this.signals = sink(kafka, channels, "signals");
         this.keys = sink(kafka, channels, "keys");
+        this.spans = sink(kafka, channels, "spans");
         this.ackTimeout = config.ackTimeout();
         this.openFor = config.openCircuitFor();
         this.tenant = tenant;
@@ -126,6 +130,11 @@ public class EventLog {
     /** Publishes to {@code hindsight.keys.v1}, keyed by key id. */
     public Uni<List<Receipt>> keys(List<Outgoing<KeyEvent>> events) {
         return durable(keys, events);
+    }
+
+    /** Publishes to {@code hindsight.spans.v1}, keyed by trace id. */
+    public Uni<List<Receipt>> spans(List<Outgoing<SpanEvent>> events) {
+        return durable(spans, events);
     }
 
     private <T> Uni<List<Receipt>> durable(Sink<T> sink, List<Outgoing<T>> events) {

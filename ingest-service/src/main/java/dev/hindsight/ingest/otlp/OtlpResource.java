@@ -1,0 +1,137 @@
+package dev.hindsight.ingest.otlp;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.hindsight.events.EventHeader;
+import dev.hindsight.events.spans.SpanEvent;
+import dev.hindsight.ingest.publish.EventLog;
+import dev.hindsight.ingest.request.Caller;
+import dev.hindsight.ingest.request.EventIds;
+import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.kafka.EventHeaders;
+import dev.hindsight.platform.kafka.Publisher.Outgoing;
+import dev.hindsight.platform.problem.Problem;
+import dev.hindsight.platform.problem.ProblemException;
+import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Response;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.zip.GZIPInputStream;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * OTLP/HTTP traces in (ADR 0012): {@code POST /otlp/v1/traces}, so that an agent instrumented with OpenTelemetry
+ * needs only {@code OTEL_EXPORTER_OTLP_ENDPOINT=<ingest>/otlp} and its API key in {@code OTEL_EXPORTER_OTLP_HEADERS}.
+ * Protobuf or OTLP/JSON, gzip or not. The GenAI and OpenInference spans are published to {@code hindsight.spans.v1}
+ * and the answer, an {@code ExportTraceServiceResponse} in the request's encoding, comes after Kafka acknowledged them;
+ * spans refused alone are counted in its {@code partial_success}. Errors are problem+json, as everywhere in Hindsight:
+ * 400 for a body that cannot be decoded, 413 for one too large, 503 with {@code Retry-After} when Kafka does not
+ * acknowledge (OTel exporters retry 429, 502, 503 and 504).
+ */
+@Path("/otlp/v1")
+@Tag(name = "OpenTelemetry")
+public class OtlpResource {
+
+    static final String PROTOBUF = "application/x-protobuf";
+    static final String JSON = "application/json";
+    /** The most a gzip body may inflate to: four times the largest body accepted (quarkus.http.limits). */
+    static final int MAX_INFLATED_BYTES = 16 * 1024 * 1024;
+
+    private final EventLog events;
+    private final TenantContext tenant;
+    private final ObjectMapper json;
+    private final Clock clock = Clock.systemUTC();
+
+    public OtlpResource(EventLog events, TenantContext tenant, ObjectMapper json) {
+        this.events = events;
+        this.tenant = tenant;
+        this.json = json;
+    }
+
+    @POST
+    @Path("/traces")
+    @Consumes({PROTOBUF, JSON})
+    @RolesAllowed(Scopes.INGEST)
+    @Blocking
+    @Operation(summary = "Export OpenTelemetry traces (OTLP/HTTP)", description = "OTLP's ExportTraceServiceRequest as "
+            + "protobuf or JSON, optionally gzip. GenAI (gen_ai.*) and OpenInference spans are kept; other spans are "
+            + "ignored. Answered with an ExportTraceServiceResponse once Kafka acknowledged the kept spans.")
+    public Uni<Response> export(byte[] body, @HeaderParam("Content-Type") String contentType,
+            @HeaderParam("Content-Encoding") String contentEncoding, @HeaderParam("User-Agent") String userAgent) {
+        boolean protobuf = contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith(PROTOBUF);
+        byte[] raw = inflate(body, contentEncoding);
+        ExportTraceServiceRequest request;
+        try {
+            request = protobuf ? ExportTraceServiceRequest.parseFrom(raw) : OtlpJson.parse(raw, json);
+        } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+            throw ProblemException.badRequest("The body is not an OTLP ExportTraceServiceRequest",
+                    List.of(new Problem.FieldError("body", e.getMessage())));
+        }
+        OtlpSpans.Result result = OtlpSpans.of(request);
+        Caller caller = Caller.of(tenant, userAgent, null);
+        List<Outgoing<SpanEvent>> outgoing = new ArrayList<>(result.kept().size());
+        for (OtlpSpans.Kept kept : result.kept()) {
+            // A span exported again (an exporter's retry) is the same event: its id names tenant, trace and span.
+            UUID eventId = EventIds.derived("otlp-span", caller.tenant(), kept.traceId(), kept.span().getSpanId());
+            Instant occurred = Instant.ofEpochSecond(0, kept.span().getStartTimeUnixNano());
+            EventHeader header = EventHeaders.create(eventId, caller.tenant(), caller.principal(), caller.client(),
+                    occurred, clock);
+            outgoing.add(new Outgoing<>(kept.traceId(), SpanEvent.newBuilder().setHeader(header)
+                    .setTraceId(kept.traceId()).setSpan(kept.span()).build(), eventId.toString()));
+        }
+        ExportTraceServiceResponse.Builder answer = ExportTraceServiceResponse.newBuilder();
+        if (result.rejected() > 0) {
+            answer.setPartialSuccess(ExportTracePartialSuccess.newBuilder().setRejectedSpans(result.rejected())
+                    .setErrorMessage(String.join("; ", result.reasons())));
+        }
+        ExportTraceServiceResponse response = answer.build();
+        return events.spans(outgoing).map(receipts -> protobuf
+                ? Response.ok(response.toByteArray(), PROTOBUF).build()
+                : Response.ok(OtlpJson.print(response), JSON).build());
+    }
+
+    private static byte[] inflate(byte[] body, String contentEncoding) {
+        if (contentEncoding == null || contentEncoding.isBlank() || contentEncoding.equalsIgnoreCase("identity")) {
+            return body;
+        }
+        if (!contentEncoding.equalsIgnoreCase("gzip")) {
+            throw new ProblemException(Problem.of(415, "Unsupported Media Type",
+                    "Content-Encoding " + contentEncoding + " is not supported; send gzip or no encoding"));
+        }
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(body.length * 4);
+            byte[] buffer = new byte[8192];
+            int read;
+            while ((read = in.read(buffer)) > 0) {
+                if (out.size() + read > MAX_INFLATED_BYTES) {
+                    throw new ProblemException(Problem.of(413, "Payload Too Large",
+                            "The body inflates to more than " + MAX_INFLATED_BYTES + " bytes"));
+                }
+                out.write(buffer, 0, read);
+            }
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw ProblemException.badRequest("The body is not valid gzip",
+                    List.of(new Problem.FieldError("body", String.valueOf(e.getMessage()))));
+        }
+    }
+}

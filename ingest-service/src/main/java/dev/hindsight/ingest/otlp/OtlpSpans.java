@@ -1,0 +1,202 @@
+package dev.hindsight.ingest.otlp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.ByteString;
+import dev.hindsight.events.spans.SpanConvention;
+import dev.hindsight.events.spans.SpanEventRecorded;
+import dev.hindsight.events.spans.SpanRecorded;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.ResourceSpans;
+import io.opentelemetry.proto.trace.v1.ScopeSpans;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What ingest keeps of an OTLP export (ADR 0012): every span that follows the OTel GenAI conventions ({@code gen_ai.*}
+ * attributes) or OpenInference ({@code openinference.span.kind}, {@code llm.*}), as a {@link SpanRecorded} with its
+ * attributes in plain JSON. Other spans (HTTP, database, ...) are ignored without complaint, so an agent can export
+ * its whole trace. A span is refused alone when its ids are not valid (a trace id of 16 bytes and a span id of 8, not
+ * all zero; a parent id, when given, of 8), and attribute values longer than {@link #MAX_VALUE_CHARS} are cut and
+ * named in {@code truncated}. Pure: no I/O.
+ */
+public final class OtlpSpans {
+
+    /** The longest string value kept (a model's whole answer fits; a pasted file may not). */
+    public static final int MAX_VALUE_CHARS = 65_536;
+
+    private static final HexFormat HEX = HexFormat.of();
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    /** A span kept, with the trace it belongs to (the topic's key). */
+    public record Kept(String traceId, SpanRecorded span) {
+    }
+
+    /** What an export yields: the spans kept, how many were refused and why (the first few reasons). */
+    public record Result(List<Kept> kept, int ignored, int rejected, List<String> reasons) {
+    }
+
+    private OtlpSpans() {
+    }
+
+    public static Result of(ExportTraceServiceRequest request) {
+        List<Kept> kept = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        int ignored = 0;
+        int rejected = 0;
+        for (ResourceSpans resourceSpans : request.getResourceSpansList()) {
+            String resource = attributes(resourceSpans.getResource().getAttributesList(), "", new ArrayList<>());
+            for (ScopeSpans scopeSpans : resourceSpans.getScopeSpansList()) {
+                String scope = scopeSpans.getScope().getName().isEmpty() ? null : scopeSpans.getScope().getName();
+                for (Span span : scopeSpans.getSpansList()) {
+                    SpanConvention convention = convention(span);
+                    if (convention == null) {
+                        ignored++;
+                        continue;
+                    }
+                    String problem = invalidIds(span);
+                    if (problem != null) {
+                        rejected++;
+                        if (reasons.size() < 5) {
+                            reasons.add("span '" + span.getName() + "': " + problem);
+                        }
+                        continue;
+                    }
+                    kept.add(new Kept(HEX.formatHex(span.getTraceId().toByteArray()),
+                            span(span, convention, resource, scope)));
+                }
+            }
+        }
+        return new Result(kept, ignored, rejected, reasons);
+    }
+
+    /** GEN_AI when the span carries any gen_ai.* attribute, else OPENINFERENCE for OpenInference's, else null. */
+    static SpanConvention convention(Span span) {
+        boolean openInference = false;
+        for (KeyValue attribute : span.getAttributesList()) {
+            String key = attribute.getKey();
+            if (key.startsWith("gen_ai.")) {
+                return SpanConvention.GEN_AI;
+            }
+            if (key.equals("openinference.span.kind") || key.startsWith("llm.")) {
+                openInference = true;
+            }
+        }
+        if (openInference) {
+            return SpanConvention.OPENINFERENCE;
+        }
+        // The older GenAI conventions put messages in span events (gen_ai.user.message, gen_ai.choice, ...).
+        return span.getEventsList().stream().anyMatch(e -> e.getName().startsWith("gen_ai.")) ? SpanConvention.GEN_AI
+                : null;
+    }
+
+    private static String invalidIds(Span span) {
+        if (!valid(span.getTraceId(), 16)) {
+            return "trace_id must be 16 bytes, not all zero";
+        }
+        if (!valid(span.getSpanId(), 8)) {
+            return "span_id must be 8 bytes, not all zero";
+        }
+        if (!span.getParentSpanId().isEmpty() && !valid(span.getParentSpanId(), 8)) {
+            return "parent_span_id must be empty or 8 bytes, not all zero";
+        }
+        return null;
+    }
+
+    private static boolean valid(ByteString id, int length) {
+        if (id.size() != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (id.byteAt(i) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static SpanRecorded span(Span span, SpanConvention convention, String resource, String scope) {
+        List<String> truncated = new ArrayList<>();
+        String attributes = attributes(span.getAttributesList(), "", truncated);
+        List<SpanEventRecorded> events = new ArrayList<>(span.getEventsCount());
+        for (int i = 0; i < span.getEventsCount(); i++) {
+            Span.Event event = span.getEvents(i);
+            events.add(SpanEventRecorded.newBuilder().setName(event.getName())
+                    .setTimeUnixNano(event.getTimeUnixNano())
+                    .setAttributes(attributes(event.getAttributesList(), i + "/", truncated)).build());
+        }
+        return SpanRecorded.newBuilder()
+                .setSpanId(HEX.formatHex(span.getSpanId().toByteArray()))
+                .setParentSpanId(span.getParentSpanId().isEmpty() ? null
+                        : HEX.formatHex(span.getParentSpanId().toByteArray()))
+                .setName(span.getName())
+                .setKind(span.getKind().name().replaceFirst("^SPAN_KIND_", "").replace("UNRECOGNIZED", "UNSPECIFIED"))
+                .setConvention(convention)
+                .setStartTimeUnixNano(span.getStartTimeUnixNano())
+                .setEndTimeUnixNano(span.getEndTimeUnixNano())
+                .setStatusCode(span.getStatus().getCode().name().replaceFirst("^STATUS_CODE_", "")
+                        .replace("UNRECOGNIZED", "UNSET"))
+                .setStatusMessage(span.getStatus().getMessage().isEmpty() ? null : span.getStatus().getMessage())
+                .setAttributes(attributes)
+                .setEvents(events)
+                .setResourceAttributes(resource)
+                .setScopeName(scope)
+                .setTruncated(truncated)
+                .build();
+    }
+
+    /** Attributes as one JSON object; {@code prefix} names an event's attributes in {@code truncated}. */
+    static String attributes(List<KeyValue> attributes, String prefix, List<String> truncated) {
+        ObjectNode object = NODES.objectNode();
+        for (KeyValue attribute : attributes) {
+            boolean[] cut = new boolean[1];
+            object.set(attribute.getKey(), value(attribute.getValue(), cut));
+            if (cut[0]) {
+                truncated.add(prefix + attribute.getKey());
+            }
+        }
+        return object.toString();
+    }
+
+    /** OTLP's AnyValue as plain JSON; a string (or bytes, as hex) longer than the limit is cut and {@code cut} set. */
+    static JsonNode value(AnyValue value, boolean[] cut) {
+        return switch (value.getValueCase()) {
+            case STRING_VALUE -> NODES.textNode(limit(value.getStringValue(), cut));
+            case BOOL_VALUE -> NODES.booleanNode(value.getBoolValue());
+            case INT_VALUE -> NODES.numberNode(value.getIntValue());
+            case DOUBLE_VALUE -> Double.isFinite(value.getDoubleValue()) ? NODES.numberNode(value.getDoubleValue())
+                    : NODES.textNode(String.valueOf(value.getDoubleValue()).toLowerCase(Locale.ROOT));
+            case BYTES_VALUE -> NODES.textNode(limit(HEX.formatHex(value.getBytesValue().toByteArray()), cut));
+            case ARRAY_VALUE -> {
+                ArrayNode array = NODES.arrayNode();
+                value.getArrayValue().getValuesList().forEach(v -> array.add(value(v, cut)));
+                yield array;
+            }
+            case KVLIST_VALUE -> {
+                ObjectNode object = NODES.objectNode();
+                value.getKvlistValue().getValuesList().forEach(kv -> object.set(kv.getKey(), value(kv.getValue(), cut)));
+                yield object;
+            }
+            default -> NODES.nullNode();   // no value, or a kind this version of OTLP does not know
+        };
+    }
+
+    private static String limit(String text, boolean[] cut) {
+        if (text.length() <= MAX_VALUE_CHARS) {
+            return text;
+        }
+        cut[0] = true;
+        int end = MAX_VALUE_CHARS;
+        if (Character.isHighSurrogate(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.substring(0, end);
+    }
+}
