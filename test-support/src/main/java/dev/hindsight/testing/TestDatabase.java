@@ -1,7 +1,6 @@
 package dev.hindsight.testing;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
@@ -62,7 +61,7 @@ public final class TestDatabase implements AutoCloseable {
 
     private static void execute(String sql) {
         String url = "jdbc:postgresql://" + host() + ":" + port() + "/postgres";
-        try (Connection connection = DriverManager.getConnection(url, user(), password());
+        try (Connection connection = connect(url, user(), password());
              Statement statement = connection.createStatement()) {
             statement.execute(sql);
         } catch (SQLException e) {
@@ -74,5 +73,21 @@ public final class TestDatabase implements AutoCloseable {
     private static String setting(String key, String fallback) {
         String value = System.getenv("HINDSIGHT_TEST_PG_" + key);
         return value == null ? fallback : value;
+    }
+
+    /**
+     * A connection through PostgreSQL's driver itself, not {@code DriverManager}: DriverManager registers drivers once
+     * per JVM and hands them only to callers whose class loader sees the registered class, which a Quarkus test that
+     * restarts the application with another profile (a new class loader) does not.
+     */
+    static Connection connect(String url, String user, String password) throws SQLException {
+        java.util.Properties properties = new java.util.Properties();
+        properties.setProperty("user", user);
+        properties.setProperty("password", password);
+        Connection connection = new org.postgresql.Driver().connect(url, properties);
+        if (connection == null) {
+            throw new SQLException("Not a PostgreSQL URL: " + url);
+        }
+        return connection;
     }
 }

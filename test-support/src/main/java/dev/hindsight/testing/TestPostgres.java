@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,7 +68,7 @@ public final class TestPostgres implements AutoCloseable {
                     if (!process.isAlive()) {
                         throw new IllegalStateException("PostgreSQL exited:\n" + process.tail(30));
                     }
-                    try (Connection ignored = DriverManager.getConnection(jdbcUrl("postgres"), "postgres", "")) {
+                    try (Connection ignored = TestDatabase.connect(jdbcUrl("postgres"), "postgres", "")) {
                         return true;
                     }
                 });
@@ -82,7 +81,7 @@ public final class TestPostgres implements AutoCloseable {
 
     /** Creates database {@code name} (with the vector extension available to it). */
     public void createDatabase(String name) {
-        try (Connection connection = DriverManager.getConnection(jdbcUrl("postgres"), "postgres", "")) {
+        try (Connection connection = TestDatabase.connect(jdbcUrl("postgres"), "postgres", "")) {
             connection.createStatement().execute("CREATE DATABASE " + name);
         } catch (SQLException e) {
             throw new IllegalStateException("Could not create database " + name + ": " + e, e);
