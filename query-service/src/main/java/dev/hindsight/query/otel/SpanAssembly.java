@@ -1,0 +1,557 @@
+package dev.hindsight.query.otel;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * A session from the spans of an agent's runs (ADR 0012): a pure function of the set of spans, so that the same spans
+ * give the same session in whatever order and however split they arrived. Spans are read in {@link SpanFact#ORDER}.
+ *
+ * <p>Each model call (GenAI {@code chat} / {@code text_completion} / {@code generate_content}, OpenInference
+ * {@code LLM}) states its input and output messages: GenAI's {@code gen_ai.input.messages} / {@code
+ * gen_ai.output.messages} (structured parts), the older per-message span events ({@code gen_ai.user.message},
+ * {@code gen_ai.choice}, ...), or OpenInference's {@code llm.input_messages.<i>.message.*}. A call's input repeats the
+ * conversation so far; the calls are merged into one conversation, each message once. The conversation is then read
+ * as Hindsight reads one: a user message, then one assistant message per answer whose thinking steps are, in order,
+ * the reasoning parts, the words said between tool calls, and the tool calls with their results (from the tool
+ * messages, else from the tool executions' spans, GenAI {@code execute_tool} or OpenInference {@code TOOL}, which
+ * also give an error when the span failed); the answer's last words are its content.
+ */
+public final class SpanAssembly {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A thinking step: {@code reasoning} (content) or {@code tool} (name, arguments, result or error). */
+    public record Step(String type, String content, String toolName, String toolArguments, String toolResult,
+            String toolError, String toolCallId) {
+    }
+
+    /** A message of the session: token usage and latency are those of the model calls that produced it. */
+    public record Message(int index, String role, String content, long atNanos, List<Step> steps, Long inputTokens,
+            Long outputTokens, Long latencyMillis, String model) {
+    }
+
+    public record Session(String sessionId, String model, String agent, Map<String, String> labels,
+            long startedNanos, long lastNanos, List<Message> messages) {
+    }
+
+    private SpanAssembly() {
+    }
+
+    /**
+     * The session a set of spans belongs to: {@code gen_ai.conversation.id} exactly as given, else OpenInference's
+     * {@code session.id}, from the first span in order that has one; else the first span's trace id in hex.
+     */
+    public static String sessionId(List<SpanFact> spans) {
+        List<SpanFact> ordered = ordered(spans);
+        for (String key : List.of("gen_ai.conversation.id", "session.id")) {
+            for (SpanFact span : ordered) {
+                String id = span.text(key);
+                if (id != null && !id.isEmpty()) {
+                    return id;
+                }
+            }
+        }
+        return ordered.isEmpty() ? null : ordered.get(0).traceId();
+    }
+
+    public static Session assemble(String sessionId, List<SpanFact> spans) {
+        List<SpanFact> ordered = ordered(spans);
+        List<Turn> conversation = new ArrayList<>();
+        SpanFact lastCall = null;
+        for (SpanFact span : ordered) {
+            if (isModelCall(span)) {
+                List<Turn> said = new ArrayList<>(input(span));
+                output(span).forEach(turn -> said.add(turn.from(span)));
+                merge(conversation, said, span);
+                lastCall = span;
+            }
+        }
+        List<SpanFact> executions = ordered.stream().filter(SpanAssembly::isToolExecution).toList();
+        List<Message> messages = messages(conversation, executions);
+        String agent = ordered.stream().map(s -> s.text("gen_ai.agent.name")).filter(Objects::nonNull).findFirst()
+                .orElse(null);
+        long started = ordered.stream().mapToLong(SpanFact::startNanos).min().orElse(0);
+        long last = ordered.stream().mapToLong(SpanFact::endNanos).max().orElse(0);
+        return new Session(sessionId, lastCall == null ? null : model(lastCall), agent, labels(ordered), started, last,
+                messages);
+    }
+
+    /** The spans in order, each once (a span exported twice is one fact). */
+    private static List<SpanFact> ordered(List<SpanFact> spans) {
+        Map<String, SpanFact> unique = new TreeMap<>();
+        for (SpanFact span : spans) {
+            // Copies of a span are the same export; should two ever differ, the same one is kept whatever the order.
+            unique.merge(span.traceId() + "/" + span.spanId(), span, (a, b) ->
+                    a.toString().compareTo(b.toString()) <= 0 ? a : b);
+        }
+        List<SpanFact> ordered = new ArrayList<>(unique.values());
+        ordered.sort(SpanFact.ORDER);
+        return ordered;
+    }
+
+    static boolean isModelCall(SpanFact span) {
+        String operation = span.text("gen_ai.operation.name");
+        if (operation != null) {
+            return operation.equals("chat") || operation.equals("text_completion")
+                    || operation.equals("generate_content");
+        }
+        return "LLM".equals(span.text("openinference.span.kind"))
+                || span.events().stream().anyMatch(e -> e.name().startsWith("gen_ai.")
+                        && (e.name().endsWith(".message") || e.name().equals("gen_ai.choice")));
+    }
+
+    static boolean isToolExecution(SpanFact span) {
+        return "execute_tool".equals(span.text("gen_ai.operation.name"))
+                || "TOOL".equals(span.text("openinference.span.kind"));
+    }
+
+    private static String model(SpanFact call) {
+        for (String key : List.of("gen_ai.response.model", "gen_ai.request.model", "llm.model_name")) {
+            String model = call.text(key);
+            if (model != null) {
+                return model;
+            }
+        }
+        return null;
+    }
+
+    /** Labels from the exporting resource: what names the agent's service and where it ran. */
+    private static Map<String, String> labels(List<SpanFact> ordered) {
+        Map<String, String> labels = new TreeMap<>();
+        for (SpanFact span : ordered) {
+            for (String key : List.of("service.name", "service.version", "service.namespace", "deployment.environment",
+                    "deployment.environment.name")) {
+                JsonNode value = span.resource().get(key);
+                if (value != null && value.isValueNode() && !labels.containsKey(key)) {
+                    labels.put(key, value.asText());
+                }
+            }
+        }
+        return labels;
+    }
+
+    // ---- messages as the calls state them
+
+    /** One message of the conversation as a model call states it. */
+    record Turn(String role, List<Part> parts, SpanFact call) {
+
+        Turn from(SpanFact span) {
+            return new Turn(role, parts, span);
+        }
+
+        String fingerprint() {
+            StringBuilder text = new StringBuilder(role);
+            for (Part part : parts) {
+                text.append('\u0000').append(part.type()).append('\u0001').append(part.content()).append('\u0001')
+                        .append(part.id()).append('\u0001').append(part.name()).append('\u0001')
+                        .append(part.arguments());
+            }
+            return text.toString();
+        }
+    }
+
+    /** {@code text}, {@code reasoning}, {@code tool_call} (id, name, arguments) or {@code tool_call_response}. */
+    record Part(String type, String content, String id, String name, String arguments) {
+    }
+
+    private static List<Turn> input(SpanFact span) {
+        List<Turn> turns = structured(span.attributes().get("gen_ai.input.messages"));
+        if (turns.isEmpty()) {
+            turns = openInference(span, "llm.input_messages.");
+        }
+        if (turns.isEmpty()) {
+            turns = events(span, false);
+        }
+        return turns;
+    }
+
+    /** The call's output; its turns carry no call yet ({@link Turn#from} sets it). */
+    private static List<Turn> output(SpanFact span) {
+        List<Turn> turns = structured(span.attributes().get("gen_ai.output.messages"));
+        if (turns.isEmpty()) {
+            turns = openInference(span, "llm.output_messages.");
+        }
+        if (turns.isEmpty()) {
+            turns = events(span, true);
+        }
+        return turns;
+    }
+
+    /** GenAI's structured messages: [{role, parts: [{type, content | id, name, arguments | response}]}]. */
+    private static List<Turn> structured(JsonNode value) {
+        JsonNode messages = parsed(value);
+        List<Turn> turns = new ArrayList<>();
+        if (messages == null || !messages.isArray()) {
+            return turns;
+        }
+        for (JsonNode message : messages) {
+            String role = message.path("role").asText("assistant");
+            if (role.equals("system")) {
+                continue;
+            }
+            List<Part> parts = new ArrayList<>();
+            for (JsonNode part : message.path("parts")) {
+                String type = part.path("type").asText("text");
+                switch (type) {
+                    case "tool_call" -> parts.add(new Part(type, null, text(part.get("id")), text(part.get("name")),
+                            text(part.get("arguments"))));
+                    case "tool_call_response" -> parts.add(new Part(type, text(part.get("response")),
+                            text(part.get("id")), null, null));
+                    default -> parts.add(new Part(type.equals("reasoning") ? "reasoning" : "text",
+                            text(part.get("content")), null, null, null));
+                }
+            }
+            turns.add(new Turn(role, parts, null));
+        }
+        return turns;
+    }
+
+    /** OpenInference's flattened messages: prefix + i + ".message.role", ".message.content", ".message.tool_calls...". */
+    private static List<Turn> openInference(SpanFact span, String prefix) {
+        Map<Integer, Map<String, JsonNode>> byIndex = new TreeMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = span.attributes().fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> attribute = it.next();
+            String key = attribute.getKey();
+            if (!key.startsWith(prefix)) {
+                continue;
+            }
+            String rest = key.substring(prefix.length());
+            int dot = rest.indexOf('.');
+            try {
+                int index = Integer.parseInt(dot < 0 ? rest : rest.substring(0, dot));
+                byIndex.computeIfAbsent(index, i -> new HashMap<>()).put(dot < 0 ? "" : rest.substring(dot + 1),
+                        attribute.getValue());
+            } catch (NumberFormatException e) {
+                // not an indexed message attribute
+            }
+        }
+        List<Turn> turns = new ArrayList<>();
+        for (Map<String, JsonNode> message : byIndex.values()) {
+            String role = text(message.get("message.role"));
+            if (role == null || role.equals("system")) {
+                continue;
+            }
+            List<Part> parts = new ArrayList<>();
+            String content = text(message.get("message.content"));
+            if (role.equals("tool")) {
+                parts.add(new Part("tool_call_response", content, text(message.get("message.tool_call_id")), null,
+                        null));
+            } else if (content != null) {
+                parts.add(new Part("text", content, null, null, null));
+            }
+            Map<Integer, Map<String, JsonNode>> calls = new TreeMap<>();
+            message.forEach((key, value) -> {
+                if (key.startsWith("message.tool_calls.")) {
+                    String rest = key.substring("message.tool_calls.".length());
+                    int dot = rest.indexOf('.');
+                    if (dot > 0) {
+                        try {
+                            calls.computeIfAbsent(Integer.parseInt(rest.substring(0, dot)), i -> new HashMap<>())
+                                    .put(rest.substring(dot + 1), value);
+                        } catch (NumberFormatException e) {
+                            // not an indexed tool call
+                        }
+                    }
+                }
+            });
+            calls.values().forEach(call -> parts.add(new Part("tool_call", null, text(call.get("tool_call.id")),
+                    text(call.get("tool_call.function.name")), text(call.get("tool_call.function.arguments")))));
+            turns.add(new Turn(role.equals("ai") ? "assistant" : role.equals("human") ? "user" : role, parts, null));
+        }
+        return turns;
+    }
+
+    /** The older GenAI conventions: one span event per message; {@code gen_ai.choice} for the output. */
+    private static List<Turn> events(SpanFact span, boolean output) {
+        List<Turn> turns = new ArrayList<>();
+        for (SpanFact.Event event : span.events()) {
+            boolean choice = event.name().equals("gen_ai.choice");
+            if (choice != output || !(choice || event.name().endsWith(".message"))
+                    || event.name().equals("gen_ai.system.message")) {
+                continue;
+            }
+            JsonNode body = choice ? parsed(event.attributes().get("message")) : event.attributes();
+            if (body == null) {
+                body = event.attributes();
+            }
+            String role = choice ? body.path("role").asText("assistant")
+                    : event.name().substring("gen_ai.".length(), event.name().length() - ".message".length());
+            List<Part> parts = new ArrayList<>();
+            if (role.equals("tool")) {
+                parts.add(new Part("tool_call_response", text(body.get("content")), text(body.get("id")), null, null));
+            } else if (body.hasNonNull("content")) {
+                parts.add(new Part("text", text(body.get("content")), null, null, null));
+            }
+            for (JsonNode call : parsedArray(body.get("tool_calls"))) {
+                parts.add(new Part("tool_call", null, text(call.get("id")), text(call.path("function").get("name")),
+                        text(call.path("function").get("arguments"))));
+            }
+            turns.add(new Turn(role, parts, null));
+        }
+        return turns;
+    }
+
+    /**
+     * Adds what a call said to the conversation: when the call repeats the conversation so far (the usual case) only
+     * what is new is added; when it repeats only its end, what follows the overlap; otherwise all of it.
+     */
+    private static void merge(List<Turn> conversation, List<Turn> said, SpanFact call) {
+        int overlap = 0;
+        if (startsWith(said, conversation)) {
+            overlap = conversation.size();
+        } else {
+            for (int k = Math.min(conversation.size(), said.size()); k > 0; k--) {
+                if (endsWith(conversation, said.subList(0, k))) {
+                    overlap = k;
+                    break;
+                }
+            }
+        }
+        for (Turn turn : said.subList(overlap, said.size())) {
+            conversation.add(turn.call() == null ? turn.from(call) : turn);
+        }
+    }
+
+    private static boolean startsWith(List<Turn> list, List<Turn> prefix) {
+        if (prefix.isEmpty() || prefix.size() > list.size()) {
+            return false;
+        }
+        for (int i = 0; i < prefix.size(); i++) {
+            if (!list.get(i).fingerprint().equals(prefix.get(i).fingerprint())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean endsWith(List<Turn> list, List<Turn> suffix) {
+        int offset = list.size() - suffix.size();
+        for (int i = 0; i < suffix.size(); i++) {
+            if (!list.get(offset + i).fingerprint().equals(suffix.get(i).fingerprint())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- the conversation as Hindsight's messages
+
+    private static List<Message> messages(List<Turn> conversation, List<SpanFact> executions) {
+        List<Message> messages = new ArrayList<>();
+        Answer answer = null;
+        for (Turn turn : conversation) {
+            if (turn.role().equals("user")) {
+                if (answer != null) {
+                    messages.add(answer.message(messages.size()));
+                    answer = null;
+                }
+                messages.add(new Message(messages.size(), "user", texts(turn), turn.call().startNanos(), List.of(),
+                        null, null, null, null));
+            } else {
+                if (answer == null) {
+                    answer = new Answer();
+                }
+                answer.add(turn);
+            }
+        }
+        if (answer != null) {
+            messages.add(answer.message(messages.size()));
+        }
+        return attachExecutions(messages, executions);
+    }
+
+    private static String texts(Turn turn) {
+        List<String> texts = turn.parts().stream().filter(p -> p.type().equals("text") && p.content() != null)
+                .map(Part::content).toList();
+        return String.join("\n", texts);
+    }
+
+    /** What the agent did between a user's message and the next: one assistant message with its steps. */
+    private static final class Answer {
+
+        private final List<MutableStep> steps = new ArrayList<>();
+        private final Map<String, SpanFact> calls = new LinkedHashMap<>();
+
+        void add(Turn turn) {
+            if (turn.call() != null && turn.role().equals("assistant")) {
+                calls.putIfAbsent(turn.call().spanId(), turn.call());
+            }
+            for (Part part : turn.parts()) {
+                switch (part.type()) {
+                    case "tool_call" -> steps.add(MutableStep.tool(part.id(), part.name(), part.arguments()));
+                    case "tool_call_response" -> resultFor(part.id(), part.name()).ifPresent(step ->
+                            step.result = part.content());
+                    case "reasoning" -> steps.add(MutableStep.reasoning(part.content(), false));
+                    default -> {
+                        if (turn.role().equals("assistant") && part.content() != null) {
+                            steps.add(MutableStep.reasoning(part.content(), true));
+                        }
+                    }
+                }
+            }
+        }
+
+        private java.util.Optional<MutableStep> resultFor(String id, String name) {
+            return steps.stream().filter(s -> s.tool && s.result == null && s.error == null
+                    && (id == null || id.equals(s.callId))).findFirst();
+        }
+
+        Message message(int index) {
+            // The last words said are the answer; words said before a later step are thinking aloud.
+            String content = "";
+            int last = steps.size() - 1;
+            if (last >= 0 && steps.get(last).said) {
+                content = steps.remove(last).content;
+            }
+            Long input = null;
+            Long output = null;
+            long latency = 0;
+            long at = 0;
+            String model = null;
+            for (SpanFact call : calls.values()) {
+                input = add(input, call.number("gen_ai.usage.input_tokens") != null
+                        ? call.number("gen_ai.usage.input_tokens") : call.number("llm.token_count.prompt"));
+                output = add(output, call.number("gen_ai.usage.output_tokens") != null
+                        ? call.number("gen_ai.usage.output_tokens") : call.number("llm.token_count.completion"));
+                latency += Math.max(0, call.endNanos() - call.startNanos());
+                at = Math.max(at, call.endNanos());
+                model = SpanAssembly.model(call) != null ? SpanAssembly.model(call) : model;
+            }
+            return new Message(index, "assistant", content, at, new ArrayList<>(steps.stream().map(MutableStep::step)
+                    .toList()), input, output, calls.isEmpty() ? null : latency / 1_000_000, model);
+        }
+
+        private static Long add(Long sum, Long value) {
+            if (value == null) {
+                return sum;
+            }
+            return sum == null ? value : Long.valueOf(sum + value);
+        }
+    }
+
+    private static final class MutableStep {
+        boolean tool;
+        boolean said;
+        String content;
+        String callId;
+        String name;
+        String arguments;
+        String result;
+        String error;
+
+        static MutableStep tool(String id, String name, String arguments) {
+            MutableStep step = new MutableStep();
+            step.tool = true;
+            step.callId = id;
+            step.name = name;
+            step.arguments = arguments;
+            return step;
+        }
+
+        static MutableStep reasoning(String content, boolean said) {
+            MutableStep step = new MutableStep();
+            step.content = content;
+            step.said = said;
+            return step;
+        }
+
+        Step step() {
+            return tool ? new Step("tool", null, name, arguments, result, error, callId)
+                    : new Step("reasoning", content, null, null, null, null, null);
+        }
+    }
+
+    /**
+     * Results and errors from the tool executions' spans, for tool steps the messages gave none: matched by call id,
+     * else by tool name in order.
+     */
+    private static List<Message> attachExecutions(List<Message> messages, List<SpanFact> executions) {
+        if (executions.isEmpty()) {
+            return messages;
+        }
+        List<Message> out = new ArrayList<>(messages.size());
+        List<SpanFact> unused = new ArrayList<>(executions);
+        for (Message message : messages) {
+            List<Step> steps = new ArrayList<>(message.steps());
+            for (int i = 0; i < steps.size(); i++) {
+                Step step = steps.get(i);
+                if (!step.type().equals("tool") || step.toolResult() != null || step.toolError() != null) {
+                    continue;
+                }
+                SpanFact execution = match(unused, step);
+                if (execution != null) {
+                    unused.remove(execution);
+                    String result = execution.text("gen_ai.tool.call.result") != null
+                            ? execution.text("gen_ai.tool.call.result") : execution.text("output.value");
+                    String error = execution.failed() ? (execution.statusMessage() != null
+                            ? execution.statusMessage() : "failed") : null;
+                    String arguments = step.toolArguments() != null ? step.toolArguments()
+                            : execution.text("gen_ai.tool.call.arguments");
+                    steps.set(i, new Step("tool", null, step.toolName(), arguments, error == null ? result : null,
+                            error, step.toolCallId()));
+                }
+            }
+            out.add(new Message(message.index(), message.role(), message.content(), message.atNanos(), steps,
+                    message.inputTokens(), message.outputTokens(), message.latencyMillis(), message.model()));
+        }
+        return out;
+    }
+
+    private static SpanFact match(List<SpanFact> executions, Step step) {
+        if (step.toolCallId() != null) {
+            for (SpanFact execution : executions) {
+                if (step.toolCallId().equals(execution.text("gen_ai.tool.call.id"))) {
+                    return execution;
+                }
+            }
+        }
+        for (SpanFact execution : executions) {
+            String id = execution.text("gen_ai.tool.call.id");
+            if (id != null && step.toolCallId() != null) {
+                continue;   // another call's execution
+            }
+            String name = execution.text("gen_ai.tool.name") != null ? execution.text("gen_ai.tool.name")
+                    : execution.text("tool.name");
+            if (Objects.equals(name, step.toolName())) {
+                return execution;
+            }
+        }
+        return null;
+    }
+
+    private static JsonNode parsed(JsonNode value) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (value.isTextual()) {
+            try {
+                return JSON.readTree(value.textValue());
+            } catch (JsonProcessingException e) {
+                return null;
+            }
+        }
+        return value;
+    }
+
+    private static Iterable<JsonNode> parsedArray(JsonNode value) {
+        JsonNode array = parsed(value);
+        return array != null && array.isArray() ? array : List.of();
+    }
+
+    private static String text(JsonNode value) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        return value.isTextual() ? value.textValue() : value.toString();
+    }
+}

@@ -1,0 +1,235 @@
+package dev.hindsight.query.otel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hindsight.query.otel.SpanAssembly.Message;
+import dev.hindsight.query.otel.SpanAssembly.Session;
+import dev.hindsight.query.otel.SpanAssembly.Step;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class SpanAssemblyTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TRACE = "5b8efff798038103d269b633813fc60c";
+    private static final long MS = 1_000_000L;
+
+    @Test
+    void aGenAiRunWithReasoningAToolCallAndItsExecutionIsOneAnswerWithOrderedSteps() {
+        List<SpanFact> spans = List.of(
+                span("0000000000000001", null, 0, 100, "invoke_agent", Map.of("gen_ai.operation.name", "invoke_agent",
+                        "gen_ai.conversation.id", "conv-1", "gen_ai.agent.name", "bug-hunter")),
+                span("0000000000000002", "0000000000000001", 1, 20, "chat gpt-5", Map.of(
+                        "gen_ai.operation.name", "chat", "gen_ai.request.model", "gpt-5",
+                        "gen_ai.usage.input_tokens", 40, "gen_ai.usage.output_tokens", 12,
+                        "gen_ai.input.messages", "[" + USER + "]",
+                        "gen_ai.output.messages", "[" + CALL + "]")),
+                tool("0000000000000003", 21, 30, "call-1", "search", "3 hits in csv.py", false),
+                span("0000000000000004", "0000000000000001", 31, 60, "chat gpt-5", Map.of(
+                        "gen_ai.operation.name", "chat", "gen_ai.response.model", "gpt-5-2025",
+                        "gen_ai.usage.input_tokens", 90, "gen_ai.usage.output_tokens", 20,
+                        "gen_ai.input.messages", "[" + USER + "," + CALL + "]",
+                        "gen_ai.output.messages", "[" + ANSWER + "]")));
+
+        Session session = SpanAssembly.assemble(SpanAssembly.sessionId(spans), spans);
+
+        assertThat(session.sessionId()).isEqualTo("conv-1");
+        assertThat(session.agent()).isEqualTo("bug-hunter");
+        assertThat(session.model()).isEqualTo("gpt-5-2025");
+        assertThat(session.labels()).containsEntry("service.name", "agent");
+        assertThat(session.messages()).hasSize(2);
+        Message user = session.messages().get(0);
+        assertThat(user.role()).isEqualTo("user");
+        assertThat(user.content()).isEqualTo("Why does the CSV export drop its last row?");
+        Message answer = session.messages().get(1);
+        assertThat(answer.index()).isEqualTo(1);
+        assertThat(answer.content()).isEqualTo("The split drops the last line: use splitlines().");
+        assertThat(answer.steps()).containsExactly(
+                new Step("reasoning", "The last row is lost: look at how lines are split.", null, null, null, null,
+                        null),
+                new Step("reasoning", "Let me search.", null, null, null, null, null),
+                new Step("tool", null, "search", "{\"q\":\"split\"}", "3 hits in csv.py", null, "call-1"));
+        assertThat(answer.inputTokens()).isEqualTo(130);
+        assertThat(answer.outputTokens()).isEqualTo(32);
+        assertThat(answer.latencyMillis()).isEqualTo(19 + 29);
+        assertThat(answer.model()).isEqualTo("gpt-5-2025");
+    }
+
+    @Test
+    void aFailedToolExecutionIsTheStepsErrorAndAToolMessageResultWinsOverTheSpan() {
+        String call2 = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"call-2\",\"name\":\"run\","
+                + "\"arguments\":{\"cmd\":\"pytest\"}}]}";
+        String response = "{\"role\":\"tool\",\"parts\":[{\"type\":\"tool_call_response\",\"id\":\"call-1\","
+                + "\"response\":\"from the message\"}]}";
+        List<SpanFact> spans = List.of(
+                span("0000000000000002", null, 1, 20, "chat", Map.of("gen_ai.operation.name", "chat",
+                        "gen_ai.input.messages", "[" + USER + "," + CALL + "," + response + "]",
+                        "gen_ai.output.messages", "[" + call2 + "]")),
+                tool("0000000000000003", 2, 3, "call-1", "search", "from the span", false),
+                tool("0000000000000005", 21, 30, "call-2", "run", null, true));
+
+        Message answer = SpanAssembly.assemble("s", spans).messages().get(1);
+
+        assertThat(answer.steps()).extracting(Step::toolName, Step::toolResult, Step::toolError)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(null, null, null),
+                        org.assertj.core.groups.Tuple.tuple(null, null, null),
+                        org.assertj.core.groups.Tuple.tuple("search", "from the message", null),
+                        org.assertj.core.groups.Tuple.tuple("run", null, "timeout"));
+        assertThat(answer.content()).isEmpty();
+    }
+
+    @Test
+    void openInferenceFlattenedMessagesAndToolSpansAreReadToo() {
+        Map<String, Object> llm = new java.util.HashMap<>();
+        llm.put("openinference.span.kind", "LLM");
+        llm.put("llm.model_name", "claude-sonnet");
+        llm.put("session.id", "oi-session");
+        llm.put("llm.token_count.prompt", 15);
+        llm.put("llm.token_count.completion", 5);
+        llm.put("llm.input_messages.0.message.role", "system");
+        llm.put("llm.input_messages.0.message.content", "You are helpful.");
+        llm.put("llm.input_messages.1.message.role", "user");
+        llm.put("llm.input_messages.1.message.content", "Weather in Paris?");
+        llm.put("llm.output_messages.0.message.role", "assistant");
+        llm.put("llm.output_messages.0.message.tool_calls.0.tool_call.id", "t1");
+        llm.put("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "weather");
+        llm.put("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", "{\"city\":\"Paris\"}");
+        SpanFact tool = span("0000000000000003", null, 30, 40, "weather", Map.of("openinference.span.kind", "TOOL",
+                "tool.name", "weather", "output.value", "18°C, sunny"));
+
+        Session session = SpanAssembly.assemble(SpanAssembly.sessionId(List.of(tool, span("0000000000000002", null,
+                10, 20, "llm", llm))), List.of(tool, span("0000000000000002", null, 10, 20, "llm", llm)));
+
+        assertThat(session.sessionId()).isEqualTo("oi-session");
+        assertThat(session.model()).isEqualTo("claude-sonnet");
+        assertThat(session.messages()).extracting(Message::role).containsExactly("user", "assistant");
+        assertThat(session.messages().get(1).steps()).containsExactly(
+                new Step("tool", null, "weather", "{\"city\":\"Paris\"}", "18°C, sunny", null, "t1"));
+        assertThat(session.messages().get(1).inputTokens()).isEqualTo(15);
+    }
+
+    @Test
+    void theOlderEventBasedGenAiMessagesAreReadToo() {
+        SpanFact chat = new SpanFact(TRACE, "0000000000000002", null, "chat", "GEN_AI", 10 * MS, 20 * MS, "UNSET",
+                null, object(Map.of("gen_ai.system", "openai", "gen_ai.request.model", "gpt-4o")), List.of(
+                        new SpanFact.Event("gen_ai.system.message", 10 * MS, object(Map.of("content", "Be brief."))),
+                        new SpanFact.Event("gen_ai.user.message", 10 * MS, object(Map.of("content", "Hi there"))),
+                        new SpanFact.Event("gen_ai.choice", 20 * MS, object(Map.of("index", 0, "finish_reason", "stop",
+                                "message", "{\"role\":\"assistant\",\"content\":\"Hello!\"}")))),
+                object(Map.of()));
+
+        Session session = SpanAssembly.assemble(SpanAssembly.sessionId(List.of(chat)), List.of(chat));
+
+        assertThat(session.sessionId()).as("no conversation id: the trace").isEqualTo(TRACE);
+        assertThat(session.messages()).extracting(Message::role, Message::content).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("user", "Hi there"),
+                org.assertj.core.groups.Tuple.tuple("assistant", "Hello!"));
+        assertThat(session.model()).isEqualTo("gpt-4o");
+    }
+
+    @Test
+    void theSameFiftySpanRunInAnyOrderAndSplitWithCopiesIsTheSameSession() {
+        List<SpanFact> run = fiftySpanRun();
+        assertThat(run).hasSize(50);
+        Session expected = SpanAssembly.assemble(SpanAssembly.sessionId(run), run);
+        assertThat(expected.messages()).hasSize(10);
+        assertThat(expected.messages().get(9).steps()).extracting(Step::toolResult)
+                .contains("result 4");
+        long seed = Long.getLong("hindsight.test.seed", System.nanoTime());
+        Random random = new Random(seed);
+        for (int attempt = 0; attempt < 200; attempt++) {
+            List<SpanFact> arrived = new ArrayList<>(run);
+            for (int copies = random.nextInt(10); copies > 0; copies--) {
+                arrived.add(run.get(random.nextInt(run.size())));
+            }
+            Collections.shuffle(arrived, random);
+            assertThat(SpanAssembly.assemble(SpanAssembly.sessionId(arrived), arrived)).as("seed " + seed)
+                    .isEqualTo(expected);
+        }
+        // A part of the run is a consistent session too (the rest may come later): its first turns.
+        List<SpanFact> firstHalf = run.stream().filter(s -> s.startNanos() < 250 * MS).toList();
+        Session early = SpanAssembly.assemble(SpanAssembly.sessionId(firstHalf), firstHalf);
+        assertThat(expected.messages().subList(0, early.messages().size() - 1))
+                .isEqualTo(early.messages().subList(0, early.messages().size() - 1));
+    }
+
+    /** Five turns; each: a chat that calls a tool, its execution, a chat that answers; plus HTTP noise spans. */
+    private static List<SpanFact> fiftySpanRun() {
+        List<SpanFact> spans = new ArrayList<>();
+        List<String> history = new ArrayList<>();
+        int id = 1;
+        spans.add(span(hex(id++), null, 0, 1000, "invoke_agent", Map.of("gen_ai.operation.name", "invoke_agent",
+                "gen_ai.conversation.id", "conv-50")));
+        for (int turn = 0; turn < 5; turn++) {
+            long t = turn * 100L + 1;
+            history.add("{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"question " + turn + "\"}]}");
+            String call = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"reasoning\",\"content\":\"think " + turn
+                    + "\"},{\"type\":\"tool_call\",\"id\":\"c" + turn + "\",\"name\":\"lookup\",\"arguments\":{\"n\":"
+                    + turn + "}}]}";
+            spans.add(span(hex(id++), hex(1), t, t + 10, "chat", Map.of("gen_ai.operation.name", "chat",
+                    "gen_ai.input.messages", "[" + String.join(",", history) + "]",
+                    "gen_ai.output.messages", "[" + call + "]", "gen_ai.usage.input_tokens", 10 + turn)));
+            history.add(call);
+            spans.add(tool(hex(id++), t + 11, t + 20, "c" + turn, "lookup", "result " + turn, false));
+            String answer = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"answer " + turn
+                    + "\"}]}";
+            spans.add(span(hex(id++), hex(1), t + 21, t + 40, "chat", Map.of("gen_ai.operation.name", "chat",
+                    "gen_ai.input.messages", "[" + String.join(",", history) + "]",
+                    "gen_ai.output.messages", "[" + answer + "]")));
+            history.add(answer);
+            for (int noise = 0; noise < 5; noise++) {
+                spans.add(span(hex(id++), hex(1), t + 41 + noise, t + 42 + noise, "GET /kb",
+                        Map.of("http.request.method", "GET")));
+            }
+        }
+        while (spans.size() < 50) {
+            spans.add(span(hex(id++), hex(1), 900 + id, 901 + id, "SELECT", Map.of("db.system", "postgresql")));
+        }
+        return spans;
+    }
+
+    private static final String USER = "{\"role\":\"user\",\"parts\":[{\"type\":\"text\","
+            + "\"content\":\"Why does the CSV export drop its last row?\"}]}";
+    private static final String CALL = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"reasoning\","
+            + "\"content\":\"The last row is lost: look at how lines are split.\"},{\"type\":\"text\","
+            + "\"content\":\"Let me search.\"},{\"type\":\"tool_call\",\"id\":\"call-1\",\"name\":\"search\","
+            + "\"arguments\":{\"q\":\"split\"}}]}";
+    private static final String ANSWER = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\","
+            + "\"content\":\"The split drops the last line: use splitlines().\"}]}";
+
+    private static SpanFact tool(String spanId, long startMs, long endMs, String callId, String name, String result,
+            boolean failed) {
+        Map<String, Object> attributes = new java.util.HashMap<>(Map.of("gen_ai.operation.name", "execute_tool",
+                "gen_ai.tool.name", name, "gen_ai.tool.call.id", callId));
+        if (result != null) {
+            attributes.put("gen_ai.tool.call.result", result);
+        }
+        return new SpanFact(TRACE, spanId, "0000000000000001", "execute_tool " + name, "GEN_AI", startMs * MS,
+                endMs * MS, failed ? "ERROR" : "UNSET", failed ? "timeout" : null, object(attributes), List.of(),
+                object(Map.of("service.name", "agent")));
+    }
+
+    private static SpanFact span(String spanId, String parent, long startMs, long endMs, String name,
+            Map<String, Object> attributes) {
+        return new SpanFact(TRACE, spanId, parent, name, "GEN_AI", startMs * MS, endMs * MS, "UNSET", null,
+                object(attributes), List.of(), object(Map.of("service.name", "agent")));
+    }
+
+    private static JsonNode object(Map<String, Object> values) {
+        ObjectNode object = JSON.createObjectNode();
+        values.forEach((key, value) -> object.set(key, JSON.valueToTree(value)));
+        return object;
+    }
+
+    /** Span ids as an SDK makes them: random, so their order says nothing of the spans' order in time. */
+    private static String hex(int id) {
+        return String.format("%016x", id * 0x9E3779B97F4A7C15L);
+    }
+}
