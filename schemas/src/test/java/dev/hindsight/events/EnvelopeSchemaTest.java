@@ -60,7 +60,7 @@ class EnvelopeSchemaTest {
     void everyTopicHasOneWriterAndEvaluationsMeetDecisionsOnTheirPartition() {
         assertThat(HindsightTopic.writtenBy("ingest-service"))
                 .containsExactly(HindsightTopic.REASONING, HindsightTopic.DECISIONS, HindsightTopic.SIGNALS,
-                        HindsightTopic.KEYS);
+                        HindsightTopic.KEYS, HindsightTopic.SPANS);
         assertThat(HindsightTopic.writtenBy("evaluation-service"))
                 .containsExactly(HindsightTopic.INSIGHTS, HindsightTopic.EVALUATIONS);
         assertThat(HindsightTopic.EVALUATIONS.key()).isEqualTo(HindsightTopic.DECISIONS.key());

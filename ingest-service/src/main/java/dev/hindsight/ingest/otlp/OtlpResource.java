@@ -96,7 +96,7 @@ public class OtlpResource {
             EventHeader header = EventHeaders.create(eventId, caller.tenant(), caller.principal(), caller.client(),
                     occurred, clock);
             outgoing.add(new Outgoing<>(kept.traceId(), SpanEvent.newBuilder().setHeader(header)
-                    .setTraceId(kept.traceId()).setSpan(kept.span()).build(), eventId.toString()));
+                    .setTraceId(kept.traceId()).setPayload(kept.span()).build(), eventId.toString()));
         }
         ExportTraceServiceResponse.Builder answer = ExportTraceServiceResponse.newBuilder();
         if (result.rejected() > 0) {

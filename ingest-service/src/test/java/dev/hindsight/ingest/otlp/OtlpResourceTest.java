@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import dev.hindsight.events.spans.SpanConvention;
 import dev.hindsight.events.spans.SpanEvent;
+import dev.hindsight.events.spans.SpanRecorded;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestTenants;
 import dev.hindsight.testing.TestTopics;
@@ -80,22 +81,22 @@ class OtlpResourceTest {
                 e -> e.getTraceId().equals(trace), 6, WAIT);
         assertThat(records).hasSize(6);
         assertThat(records).allSatisfy(r -> assertThat(r.key()).isEqualTo(trace));
-        assertThat(records.stream().map(r -> r.value().getSpan().getName()).distinct())
+        assertThat(records.stream().map(r -> span(r.value()).getName()).distinct())
                 .as("the HTTP span is not among them").containsExactlyInAnyOrder("invoke_agent", "chat gpt-5",
                         "execute_tool search");
         assertThat(records.stream().map(r -> r.value().getHeader().getEventId()).distinct()).hasSize(3);
-        SpanEvent chat = records.stream().filter(r -> r.value().getSpan().getName().equals("chat gpt-5"))
+        SpanEvent chat = records.stream().filter(r -> span(r.value()).getName().equals("chat gpt-5"))
                 .findFirst().orElseThrow().value();
         assertThat(chat.getHeader().getTenantId()).isEqualTo("tenant-a");
-        assertThat(chat.getSpan().getConvention()).isEqualTo(SpanConvention.GEN_AI);
-        assertThat(chat.getSpan().getKind()).isEqualTo("CLIENT");
-        assertThat(chat.getSpan().getAttributes()).contains("\"gen_ai.request.model\":\"gpt-5\"")
+        assertThat(span(chat).getConvention()).isEqualTo(SpanConvention.GEN_AI);
+        assertThat(span(chat).getKind()).isEqualTo("CLIENT");
+        assertThat(span(chat).getAttributes()).contains("\"gen_ai.request.model\":\"gpt-5\"")
                 .contains("\"gen_ai.usage.input_tokens\":42");
-        assertThat(chat.getSpan().getResourceAttributes()).contains("\"service.name\":\"test-agent\"");
-        SpanEvent tool = records.stream().filter(r -> r.value().getSpan().getName().equals("execute_tool search"))
+        assertThat(span(chat).getResourceAttributes()).contains("\"service.name\":\"test-agent\"");
+        SpanEvent tool = records.stream().filter(r -> span(r.value()).getName().equals("execute_tool search"))
                 .findFirst().orElseThrow().value();
-        assertThat(tool.getSpan().getStatusCode()).isEqualTo("ERROR");
-        assertThat(tool.getSpan().getParentSpanId()).isEqualTo(spans.stream()
+        assertThat(span(tool).getStatusCode()).isEqualTo("ERROR");
+        assertThat(span(tool).getParentSpanId()).isEqualTo(spans.stream()
                 .filter(s -> s.getName().equals("invoke_agent")).findFirst().orElseThrow().getSpanId());
     }
 
@@ -136,7 +137,7 @@ class OtlpResourceTest {
         assertThat(response.getPartialSuccess().getErrorMessage()).contains("'chat zero trace': trace_id must be 16 bytes")
                 .contains("'chat short span id': span_id must be 8 bytes");
         assertThat(TestTopics.read(TOPIC, SpanEvent.class, e -> e.getTraceId().equals(trace), 1, WAIT))
-                .extracting(r -> r.value().getSpan().getName()).containsExactly("chat ok");
+                .extracting(r -> span(r.value()).getName()).containsExactly("chat ok");
     }
 
     @Test
@@ -218,6 +219,10 @@ class OtlpResourceTest {
                 .addAttributes(KeyValue.newBuilder().setKey("gen_ai.operation.name")
                         .setValue(AnyValue.newBuilder().setStringValue("chat")))
                 .build();
+    }
+
+    private static SpanRecorded span(SpanEvent event) {
+        return (SpanRecorded) event.getPayload();
     }
 
     private static ExportTraceServiceResponse parse(byte[] body) {
