@@ -8,5 +8,6 @@ public interface Embedder {
 
     int dimensions();
 
+    /** The text's unit vector; {@link NothingToEmbed} when the model can read nothing in it. */
     float[] embed(String text);
 }

@@ -72,7 +72,12 @@ public final class MiniLmEmbedder implements Embedder {
 
     @Override
     public float[] embed(String text) {
-        return model.embed(text).content().vector();
+        try {
+            return model.embed(text).content().vector();
+        } catch (IllegalArgumentException e) {
+            // The model's only refusal: no token in the text (it checks after its tokenizer's normalisation).
+            throw new NothingToEmbed(e);
+        }
     }
 
     private static InputStream resource(String name) {

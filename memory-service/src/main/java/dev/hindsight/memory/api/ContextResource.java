@@ -72,7 +72,7 @@ public class ContextResource {
         int budget = maxTokens == null ? config.context().maxTokens() : maxTokens;
         int count = limit == null ? config.context().maxMemories() : limit;
         Caller caller = new Caller(tenant.tenant(), tenant.principal(), "rest");
-        return bank.find(caller.tenant(), project, task, count)
+        return bank.find(caller.tenant(), project, task, count, "task")
                 .flatMap(found -> bank.orNotFound(caller.tenant(), project, found))
                 .flatMap(found -> {
                     List<ContextMemory> memories = found.stream().map(f -> new ContextMemory(

@@ -13,9 +13,11 @@ import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.confidence.Beta;
 import dev.hindsight.memory.confidence.ProjectWeights;
 import dev.hindsight.memory.embedding.Embeddings;
+import dev.hindsight.memory.embedding.NothingToEmbed;
 import dev.hindsight.memory.search.Neighbour;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.memory.store.VectorStore;
+import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
@@ -93,8 +95,15 @@ public class MemoryBank {
 
     /** {@link #search} without recording usage: for callers that hand on only some of the results. */
     public Uni<List<Found>> find(String tenant, String project, String query, int limit) {
+        return find(tenant, project, query, limit, "query");
+    }
+
+    /** {@link #find}, naming {@code field} as the one at fault when the model can read nothing in the text. */
+    public Uni<List<Found>> find(String tenant, String project, String query, int limit, String field) {
         int candidates = SearchRule.candidates(limit, config.search().candidatesPerResult());
         return Stages.timed("search", "embed", () -> embeddings.embed(query))
+                .onFailure(NothingToEmbed.class).transform(e -> ProblemException.badRequest(
+                        "The text cannot be searched for", List.of(new Problem.FieldError(field, e.getMessage()))))
                 .flatMap(vector -> Stages.timed("search", "nearest",
                         () -> vectors.nearest(tenant, project, embeddings.modelId(), vector, candidates)))
                 .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant, neighbours.stream()

@@ -37,6 +37,16 @@ class MemoryApiTest {
                 .body("errors[0].field", org.hamcrest.Matchers.equalTo("task"));
         given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
                 .body(Map.of("query", "\u0001\u0002")).post("/v1/projects/p/memories/search").then().statusCode(400);
+        // Past U+0020 too: no-break and em spaces, zero-width, replacement and combining characters are read as
+        // nothing by the model; the answer names the field, as for any bad input.
+        given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+                .body(Map.of("query", "\u00a0\u2003\u200b\ufffd\u0301")).post("/v1/projects/p/memories/search")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("errors[0].field", org.hamcrest.Matchers.equalTo("query"))
+                .body("errors[0].message", org.hamcrest.Matchers.containsString("no words the embedding model"));
+        given().header("Authorization", TENANT_A.bearer()).queryParam("task", "\u3000\u00ad")
+                .get("/v1/projects/p/context").then().statusCode(400)
+                .body("errors[0].field", org.hamcrest.Matchers.equalTo("task"));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.hindsight.query.console;
 
 import static dev.hindsight.query.console.ConsoleAccess.given;
 
+import dev.hindsight.memory.embedding.NothingToEmbed;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
@@ -106,7 +107,11 @@ public class MemoryPages {
             }
             Layout layout = new Layout(viewer, "Memories of " + project);
             if (query != null) {
-                return memories.search(viewer.tenant(), project, query, SEARCH_RESULTS).chain(hits -> hits.isEmpty()
+                return memories.search(viewer.tenant(), project, query, SEARCH_RESULTS)
+                        .onFailure(NothingToEmbed.class).transform(e -> ProblemException.badRequest(
+                                "The memories cannot be searched as asked",
+                                List.of(new Problem.FieldError("q", e.getMessage()))))
+                        .chain(hits -> hits.isEmpty()
                         ? requireProject(viewer.tenant(), project).replaceWith(hits) : Uni.createFrom().item(hits))
                         .map(hits -> ConsoleAccess.html(200, Templates.memories(layout,
                                 MemoryPage.search(project, query, hits, minConfidence)).render()));

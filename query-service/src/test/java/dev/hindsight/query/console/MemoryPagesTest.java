@@ -193,6 +193,12 @@ class MemoryPagesTest {
         Response controls = given().urlEncodingEnabled(false).cookie(ConsoleCookie.NAME, cookie).when().get(list + "?q=%01%02%20%1F");
         assertThat(controls.statusCode()).isEqualTo(400);
         assertThat(controls.body().asString()).contains("must contain text, not only spaces or control characters");
+        // Characters the embedding model reads nothing in (no-break and em spaces, a replacement character, a
+        // combining accent): a 400 naming q, as the fuzz test's truncated UTF-8 found, not a 500.
+        Response invisible = given().urlEncodingEnabled(false).cookie(ConsoleCookie.NAME, cookie).when()
+                .get(list + "?q=%C2%A0%E2%80%83%EF%BF%BD%CC%81");
+        assertThat(invisible.statusCode()).isEqualTo(400);
+        assertThat(invisible.body().asString()).contains("has no words the embedding model can read");
         Response longQuery = given().cookie(ConsoleCookie.NAME, cookie).when().get(list + "?q=" + "x".repeat(4_001));
         assertThat(longQuery.statusCode()).isEqualTo(400);
         assertThat(given().redirects().follow(false).when().get("/ui/memories/" + UUID.randomUUID()).header("Location"))
