@@ -49,15 +49,6 @@ public final class MemoryEvents {
         return Embedding.newBuilder().setModelId(modelId).setVector(values).build();
     }
 
-    public static float[] vector(Embedding embedding) {
-        List<Float> values = embedding.getVector();
-        float[] vector = new float[values.size()];
-        for (int i = 0; i < vector.length; i++) {
-            vector[i] = values.get(i);
-        }
-        return vector;
-    }
-
     public static MemorySignalRecorded signal(MemorySignalKind kind, boolean positive, String sessionId, String source,
             WeightVotes votes) {
         return MemorySignalRecorded.newBuilder().setKind(kind).setPositive(positive).setSessionId(sessionId)

@@ -7,6 +7,7 @@ import dev.hindsight.events.memory.MemoryRecorded;
 import dev.hindsight.events.memory.MemorySignalRecorded;
 import dev.hindsight.events.memory.ProjectPurged;
 import dev.hindsight.events.memory.WeightVotes;
+import dev.hindsight.memory.events.EmbeddingVectors;
 import dev.hindsight.memory.events.SignalColumns;
 import dev.hindsight.memory.events.WeightLearning;
 import dev.hindsight.memory.store.VectorStore;
@@ -169,7 +170,7 @@ public class MemoryProjection {
         if (payload instanceof MemoryRecorded recorded) {
             // Both statements go out at once on the transaction's connection (the client pipelines them).
             Uni<Void> vector = Stages.timed("apply", "vector", () -> vectors.put(tx, new VectorStore.Entry(tenant,
-                    project, memory, recorded.getEmbedding().getModelId(), MemoryEvents.vector(recorded.getEmbedding()))));
+                    project, memory, recorded.getEmbedding().getModelId(), EmbeddingVectors.of(recorded.getEmbedding()))));
             Uni<Void> row = tx.preparedQuery(INSERT_MEMORY).execute(Tuple.tuple(Arrays.asList(memory, tenant, project,
                     recorded.getOrigin().name().toLowerCase(Locale.ROOT), recorded.getTitle(),
                     (recorded.getDescription()), recorded.getContent(),
@@ -181,7 +182,7 @@ public class MemoryProjection {
         if (payload instanceof MemoryMerged merged) {
             Uni<Void> vector = merged.getEmbedding() == null ? Uni.createFrom().voidItem()
                     : vectors.put(tx, new VectorStore.Entry(tenant, project, memory, merged.getEmbedding().getModelId(),
-                            MemoryEvents.vector(merged.getEmbedding())));
+                            EmbeddingVectors.of(merged.getEmbedding())));
             return vector.flatMap(v -> tx.preparedQuery(MERGE).execute(Tuple.tuple(Arrays.asList(tenant, memory,
                     (merged.getDescription()), merged.getContent(), merged.getTags().toArray(String[]::new),
                     merged.getSourceSessionIds().toArray(String[]::new), at)))).replaceWithVoid();

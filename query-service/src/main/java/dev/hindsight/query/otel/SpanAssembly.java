@@ -425,7 +425,8 @@ public final class SpanAssembly {
                         ? call.number("gen_ai.usage.output_tokens") : call.number("llm.token_count.completion"));
                 latency += Math.max(0, call.endNanos() - call.startNanos());
                 at = Math.max(at, call.endNanos());
-                model = SpanAssembly.model(call) != null ? SpanAssembly.model(call) : model;
+                String called = SpanAssembly.model(call);
+                model = called != null ? called : model;
             }
             return new Message(index, "assistant", content, at, new ArrayList<>(steps.stream().map(MutableStep::step)
                     .toList()), input, output, calls.isEmpty() ? null : latency / 1_000_000, model);

@@ -7,6 +7,7 @@ import dev.hindsight.events.memory.MemoryRecorded;
 import dev.hindsight.events.memory.MemorySignalRecorded;
 import dev.hindsight.events.memory.ProjectPurged;
 import dev.hindsight.events.memory.WeightVotes;
+import dev.hindsight.memory.events.EmbeddingVectors;
 import dev.hindsight.memory.events.SignalColumns;
 import dev.hindsight.memory.events.WeightLearning;
 import dev.hindsight.memory.search.SearchRule;
@@ -154,7 +155,7 @@ public class MemoryProjection extends TopicProjection<MemoryEvent> {
                 rows.add(Tuple.tuple(Arrays.asList(tenant(event), memory(event), event.getProjectId(),
                         lower(r.getOrigin()), r.getTitle(), r.getDescription(), r.getContent(), lower(r.getOutcome()),
                         r.getTags().toArray(String[]::new), r.getSourceSessionIds().toArray(String[]::new), r.getVia(),
-                        r.getEmbedding().getModelId(), SearchRule.vectorLiteral(vector(r.getEmbedding().getVector())),
+                        r.getEmbedding().getModelId(), SearchRule.vectorLiteral(EmbeddingVectors.of(r.getEmbedding())),
                         at(event))));
             }
         } else if (first instanceof MemoryMerged) {
@@ -165,7 +166,7 @@ public class MemoryProjection extends TopicProjection<MemoryEvent> {
                         m.getDescription(), m.getContent(), m.getTags().toArray(String[]::new),
                         m.getSourceSessionIds().toArray(String[]::new),
                         m.getEmbedding() == null ? null : m.getEmbedding().getModelId(),
-                        m.getEmbedding() == null ? null : SearchRule.vectorLiteral(vector(m.getEmbedding().getVector())),
+                        m.getEmbedding() == null ? null : SearchRule.vectorLiteral(EmbeddingVectors.of(m.getEmbedding())),
                         at(event), m.getMergedSessionId(), m.getSimilarity())));
             }
         } else if (first instanceof MemoryDeleted) {
@@ -229,13 +230,5 @@ public class MemoryProjection extends TopicProjection<MemoryEvent> {
 
     private static String lower(Enum<?> value) {
         return value.name().toLowerCase(Locale.ROOT);
-    }
-
-    private static float[] vector(List<Float> values) {
-        float[] vector = new float[values.size()];
-        for (int i = 0; i < vector.length; i++) {
-            vector[i] = values.get(i);
-        }
-        return vector;
     }
 }
