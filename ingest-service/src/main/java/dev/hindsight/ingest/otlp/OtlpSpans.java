@@ -8,6 +8,7 @@ import com.google.protobuf.ByteString;
 import dev.hindsight.events.spans.SpanConvention;
 import dev.hindsight.events.spans.SpanEventRecorded;
 import dev.hindsight.events.spans.SpanRecorded;
+import dev.hindsight.platform.json.StorableText;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -24,13 +25,21 @@ import java.util.Locale;
  * attributes) or OpenInference ({@code openinference.span.kind}, {@code llm.*}), as a {@link SpanRecorded} with its
  * attributes in plain JSON. Other spans (HTTP, database, ...) are ignored without complaint, so an agent can export
  * its whole trace. A span is refused alone when its ids are not valid (a trace id of 16 bytes and a span id of 8, not
- * all zero; a parent id, when given, of 8), and attribute values longer than {@link #MAX_VALUE_CHARS} are cut and
- * named in {@code truncated}. Pure: no I/O.
+ * all zero; a parent id, when given, of 8), when its text cannot be stored as sent ({@link StorableText}: a NUL or a
+ * lone surrogate anywhere in its name, status, attributes, events or resource), or when the session id it names
+ * ({@code gen_ai.conversation.id}, {@code session.id}) is longer than a session id may be. Attribute values longer
+ * than {@link #MAX_VALUE_CHARS} are cut and named in {@code truncated}. Pure: no I/O.
  */
 public final class OtlpSpans {
 
     /** The longest string value kept (a model's whole answer fits; a pasted file may not). */
     public static final int MAX_VALUE_CHARS = 65_536;
+
+    /** The longest session id, as everywhere in Hindsight ({@code GET /v1/sessions/{id}} finds no longer one). */
+    public static final int MAX_SESSION_ID_CHARS = 128;
+
+    /** The attributes that name a span's session (ADR 0012), in the order they are read. */
+    private static final List<String> SESSION_ID_KEYS = List.of("gen_ai.conversation.id", "session.id");
 
     private static final HexFormat HEX = HexFormat.of();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -53,6 +62,7 @@ public final class OtlpSpans {
         int rejected = 0;
         for (ResourceSpans resourceSpans : request.getResourceSpansList()) {
             String resource = attributes(resourceSpans.getResource().getAttributesList(), "", new ArrayList<>());
+            String resourceProblem = unstorable(resourceSpans.getResource().getAttributesList());
             for (ScopeSpans scopeSpans : resourceSpans.getScopeSpansList()) {
                 String scope = scopeSpans.getScope().getName().isEmpty() ? null : scopeSpans.getScope().getName();
                 for (Span span : scopeSpans.getSpansList()) {
@@ -62,6 +72,12 @@ public final class OtlpSpans {
                         continue;
                     }
                     String problem = invalidIds(span);
+                    if (problem == null && resourceProblem != null) {
+                        problem = "resource attribute " + resourceProblem;
+                    }
+                    if (problem == null) {
+                        problem = unstorable(span, scopeSpans.getScope().getName());
+                    }
                     if (problem != null) {
                         rejected++;
                         if (reasons.size() < 5) {
@@ -108,6 +124,87 @@ public final class OtlpSpans {
             return "parent_span_id must be empty or 8 bytes, not all zero";
         }
         return null;
+    }
+
+    /** Why the span's text cannot be stored as sent or its session id is unusable, or null. */
+    private static String unstorable(Span span, String scope) {
+        String problem = StorableText.problem(span.getName());
+        if (problem != null) {
+            return "name " + problem;
+        }
+        if ((problem = StorableText.problem(span.getStatus().getMessage())) != null) {
+            return "status message " + problem;
+        }
+        if ((problem = StorableText.problem(scope)) != null) {
+            return "scope name " + problem;
+        }
+        if ((problem = unstorable(span.getAttributesList())) != null) {
+            return "attribute " + problem;
+        }
+        for (Span.Event event : span.getEventsList()) {
+            if ((problem = StorableText.problem(event.getName())) != null) {
+                return "event name " + problem;
+            }
+            if ((problem = unstorable(event.getAttributesList())) != null) {
+                return "event '" + event.getName() + "' attribute " + problem;
+            }
+        }
+        for (KeyValue attribute : span.getAttributesList()) {
+            if (SESSION_ID_KEYS.contains(attribute.getKey()) && attribute.getValue().hasStringValue()
+                    && attribute.getValue().getStringValue().length() > MAX_SESSION_ID_CHARS) {
+                return "attribute " + attribute.getKey() + " is longer than a session id may be ("
+                        + MAX_SESSION_ID_CHARS + " characters)";
+            }
+        }
+        return null;
+    }
+
+    /** {@code 'key' why} for the first attribute whose key or text (at any depth) cannot be stored, or null. */
+    private static String unstorable(List<KeyValue> attributes) {
+        for (KeyValue attribute : attributes) {
+            String problem = unstorable(attribute, "");
+            if (problem != null) {
+                return problem;
+            }
+        }
+        return null;
+    }
+
+    /** A nested value is named by its path: {@code 'gen_ai.input.messages.parts[1]'}. */
+    private static String unstorable(KeyValue attribute, String parent) {
+        String path = parent + attribute.getKey();
+        String problem = StorableText.problem(attribute.getKey());
+        return problem != null ? "'" + path + "' " + problem : unstorable(attribute.getValue(), path);
+    }
+
+    private static String unstorable(AnyValue value, String path) {
+        switch (value.getValueCase()) {
+            case STRING_VALUE -> {
+                String problem = StorableText.problem(value.getStringValue());
+                return problem == null ? null : "'" + path + "' " + problem;
+            }
+            case ARRAY_VALUE -> {
+                for (int i = 0; i < value.getArrayValue().getValuesCount(); i++) {
+                    String problem = unstorable(value.getArrayValue().getValues(i), path + "[" + i + "]");
+                    if (problem != null) {
+                        return problem;
+                    }
+                }
+                return null;
+            }
+            case KVLIST_VALUE -> {
+                for (KeyValue entry : value.getKvlistValue().getValuesList()) {
+                    String problem = unstorable(entry, path + ".");
+                    if (problem != null) {
+                        return problem;
+                    }
+                }
+                return null;
+            }
+            default -> {
+                return null;
+            }
+        }
     }
 
     private static boolean valid(ByteString id, int length) {

@@ -112,6 +112,51 @@ class OtlpSpansTest {
     }
 
     @Test
+    void aSpanWhoseTextCannotBeStoredOrWhoseSessionIdIsTooLongIsRefusedAloneWithWhereAndWhy() {
+        AnyValue nestedNul = AnyValue.newBuilder().setKvlistValue(KeyValueList.newBuilder()
+                .addValues(attribute("parts", AnyValue.newBuilder().setArrayValue(ArrayValue.newBuilder()
+                        .addValues(text("ok")).addValues(text("a\u0000b"))).build()))).build();
+        OtlpSpans.Result result = OtlpSpans.of(request(
+                span("eee19b7ec3c1b171", "chat", attribute("gen_ai.operation.name", text("chat")),
+                        attribute("gen_ai.input.messages", nestedNul)),
+                span("eee19b7ec3c1b172", "chat", attribute("gen_ai.operation.name", text("chat")),
+                        attribute("gen_ai.prompt\u0000", text("x"))),
+                Span.newBuilder(genAi("eee19b7ec3c1b173")).addEvents(Span.Event.newBuilder()
+                        .setName("gen_ai.user.message").addAttributes(attribute("content", text("lone \uD800"))))
+                        .build(),
+                Span.newBuilder(genAi("eee19b7ec3c1b174")).setStatus(Status.newBuilder()
+                        .setCode(Status.StatusCode.STATUS_CODE_ERROR).setMessage("\u0000")).build(),
+                span("eee19b7ec3c1b175", "chat", attribute("gen_ai.operation.name", text("chat")),
+                        attribute("gen_ai.conversation.id", text("c".repeat(OtlpSpans.MAX_SESSION_ID_CHARS + 1)))),
+                span("eee19b7ec3c1b176", "chat", attribute("gen_ai.operation.name", text("chat")),
+                        attribute("gen_ai.conversation.id", text("c".repeat(OtlpSpans.MAX_SESSION_ID_CHARS))),
+                        attribute("control", text("tab\tbell\u0007 and \uD83D\uDE00 are stored as sent")))));
+
+        assertThat(result.rejected()).isEqualTo(5);
+        assertThat(result.reasons()).satisfiesExactly(
+                r -> assertThat(r).startsWith("span 'chat': attribute 'gen_ai.input.messages.parts[1]' contains the NUL")
+                        .contains("at character 1"),
+                r -> assertThat(r).startsWith("span 'chat': attribute 'gen_ai.prompt\u0000' contains the NUL"),
+                r -> assertThat(r).startsWith("span 'chat': event 'gen_ai.user.message' attribute 'content' "
+                        + "contains a lone surrogate (U+D800) at character 5"),
+                r -> assertThat(r).startsWith("span 'chat': status message contains the NUL"),
+                r -> assertThat(r).isEqualTo("span 'chat': attribute gen_ai.conversation.id is longer than a "
+                        + "session id may be (128 characters)"));
+        assertThat(result.kept()).singleElement().satisfies(k -> assertThat(k.span().getSpanId())
+                .isEqualTo("eee19b7ec3c1b176"));
+
+        OtlpSpans.Result fromResource = OtlpSpans.of(ExportTraceServiceRequest.newBuilder()
+                .addResourceSpans(ResourceSpans.newBuilder()
+                        .setResource(io.opentelemetry.proto.resource.v1.Resource.newBuilder()
+                                .addAttributes(attribute("service.name", text("agent\u0000"))))
+                        .addScopeSpans(ScopeSpans.newBuilder().addSpans(genAi("eee19b7ec3c1b177"))))
+                .build());
+        assertThat(fromResource.kept()).isEmpty();
+        assertThat(fromResource.reasons()).singleElement().asString()
+                .startsWith("span 'chat': resource attribute 'service.name' contains the NUL");
+    }
+
+    @Test
     void otlpJsonTakesHexIdsInEitherFieldNamingAndABadIdRefusesOnlyItsSpan() {
         String json = """
                 {"resource_spans": [{"resource": {"attributes": [{"key": "service.name",
