@@ -41,6 +41,14 @@ public interface Projection<E> {
         return List.of();
     }
 
+    /**
+     * What the events changed when only the read model knows it (which session a span's trace is in): read on the
+     * batch's transaction after it was applied to {@code model}. By default {@link #changes(List)}.
+     */
+    default Uni<List<Change>> changes(SqlClient tx, ReadModel model, List<E> envelopes) {
+        return Uni.createFrom().item(changes(envelopes));
+    }
+
     /** An event with where it was read from (trace order falls back to the offset). */
     record Projected<E>(E envelope, int partition, long offset) {
     }

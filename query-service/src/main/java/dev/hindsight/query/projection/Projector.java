@@ -92,8 +92,11 @@ public class Projector {
                                             .toList())));
                 }
                 if (only == null) {
-                    chain = chain.chain(() -> changes.announce(tx,
-                            projection.changes(events.stream().map(Consumed::envelope).toList())));
+                    List<E> envelopes = events.stream().map(Consumed::envelope).toList();
+                    chain = chain.chain(() -> models.isEmpty()
+                                    ? Uni.createFrom().item(projection.changes(envelopes))
+                                    : projection.changes(tx, models.get(0), envelopes))
+                            .chain(changed -> changes.announce(tx, changed));
                 }
                 return chain;
             });

@@ -43,7 +43,8 @@ public class SessionRepository {
     // JSON columns as text: written to the answer as they are stored, never decoded and re-encoded per message.
     private static final String SELECT_MESSAGES = """
             SELECT m.message_index, m.role, m.content, ms.summary, m.tool_name, m.tool_input, m.occurred_at,
-                   m.thinking_steps::text AS thinking_steps, m.legacy_reasoning, m.legacy_tools::text AS legacy_tools
+                   m.thinking_steps::text AS thinking_steps, m.legacy_reasoning, m.legacy_tools::text AS legacy_tools,
+                   m.input_tokens, m.output_tokens, m.latency_ms, m.model
             FROM {rm}.message m
             LEFT JOIN {rm}.message_summary ms USING (tenant_id, session_id, message_index)
             WHERE m.tenant_id = $1 AND m.session_id = $2 ORDER BY m.message_index""";

@@ -45,7 +45,14 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record MessageView(int messageIndex, String role, String content, String summary, String toolName,
             String toolInput, OffsetDateTime timestamp, @JsonRawValue String thinkingSteps,
-            Boolean thinkingStepsReconstructed, String reasoning, @JsonRawValue String tools) {
+            Boolean thinkingStepsReconstructed, String reasoning, @JsonRawValue String tools, Usage usage) {
+
+        public MessageView(int messageIndex, String role, String content, String summary, String toolName,
+                String toolInput, OffsetDateTime timestamp, String thinkingSteps, Boolean thinkingStepsReconstructed,
+                String reasoning, String tools) {
+            this(messageIndex, role, content, summary, toolName, toolInput, timestamp, thinkingSteps,
+                    thinkingStepsReconstructed, reasoning, tools, null);
+        }
 
         static MessageView from(Row row) {
             String steps = row.getString("thinking_steps");
@@ -60,7 +67,22 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
             return new MessageView(row.getInteger("message_index"), row.getString("role"), row.getString("content"),
                     row.getString("summary"), row.getString("tool_name"), row.getString("tool_input"),
                     row.getOffsetDateTime("occurred_at"), steps == null ? "[]" : steps, reconstructed, reasoning,
-                    tools);
+                    tools, Usage.from(row));
+        }
+
+        /**
+         * What the model calls behind a message cost, as OpenTelemetry reports it (tokens from {@code
+         * gen_ai.usage.*} or {@code llm.token_count.*}, latency from the calls' spans); absent for messages sent
+         * through the event API, which does not carry it.
+         */
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        public record Usage(Long inputTokens, Long outputTokens, Long latencyMs, String model) {
+
+            static Usage from(Row row) {
+                Usage usage = new Usage(row.getLong("input_tokens"), row.getLong("output_tokens"),
+                        row.getLong("latency_ms"), row.getString("model"));
+                return usage.equals(new Usage(null, null, null, null)) ? null : usage;
+            }
         }
 
         static JsonArray reconstruct(String reasoning, JsonArray tools) {
