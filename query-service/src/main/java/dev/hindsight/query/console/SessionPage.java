@@ -10,6 +10,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -32,7 +33,8 @@ public record SessionPage(String id, String href, String kind, String startedAt,
     }
 
     public record Message(int index, String anchor, String href, String role, Text content, String summary,
-            String toolName, Text toolInput, String timestamp, boolean reconstructed, List<Step> steps) {
+            String toolName, Text toolInput, String timestamp, boolean reconstructed, List<Step> steps,
+            String usage) {
 
         public boolean hasSteps() {
             return !steps.isEmpty();
@@ -112,7 +114,27 @@ public record SessionPage(String id, String href, String kind, String startedAt,
         }
         return new Message(m.messageIndex(), "m" + m.messageIndex(), sessionHref + "/messages/" + m.messageIndex(),
                 m.role(), Text.of(m.content(), preview), m.summary(), m.toolName(), Text.of(m.toolInput(), preview),
-                when(m.timestamp()), Boolean.TRUE.equals(m.thinkingStepsReconstructed()), steps);
+                when(m.timestamp()), Boolean.TRUE.equals(m.thinkingStepsReconstructed()), steps, usage(m.usage()));
+    }
+
+    /** "gpt-5 · 130 tokens in, 32 out · 49 ms": what the model calls behind the message cost, when it is known. */
+    static String usage(SessionView.MessageView.Usage usage) {
+        if (usage == null) {
+            return null;
+        }
+        List<String> parts = new ArrayList<>();
+        if (usage.model() != null) {
+            parts.add(usage.model());
+        }
+        if (usage.inputTokens() != null || usage.outputTokens() != null) {
+            parts.add(String.format(Locale.ROOT, "%s tokens in, %s out",
+                    usage.inputTokens() == null ? "?" : String.format(Locale.ROOT, "%,d", usage.inputTokens()),
+                    usage.outputTokens() == null ? "?" : String.format(Locale.ROOT, "%,d", usage.outputTokens())));
+        }
+        if (usage.latencyMs() != null) {
+            parts.add(String.format(Locale.ROOT, "%,d ms", usage.latencyMs()));
+        }
+        return parts.isEmpty() ? null : String.join(" · ", parts);
     }
 
     private static String pretty(Object json) {

@@ -35,6 +35,19 @@ class SessionPageTest {
     }
 
     @Test
+    void whatAMessageCostIsOneLineAndOnlyWhatIsKnownIsShown() {
+        assertThat(SessionPage.usage(new SessionView.MessageView.Usage(12_345L, 32L, 1_049L, "gpt-5")))
+                .isEqualTo("gpt-5 · 12,345 tokens in, 32 out · 1,049 ms");
+        assertThat(SessionPage.usage(new SessionView.MessageView.Usage(null, 7L, null, null)))
+                .isEqualTo("? tokens in, 7 out");
+        assertThat(SessionPage.usage(new SessionView.MessageView.Usage(null, null, 5L, null))).isEqualTo("5 ms");
+        assertThat(SessionPage.usage(null)).isNull();
+        SessionView.MessageView fromApi = new SessionView.MessageView(0, "user", "hi", null, null, null, T0, "[]",
+                null, null, null);
+        assertThat(SessionPage.message("/ui/sessions/s", fromApi, 100).usage()).isNull();
+    }
+
+    @Test
     void aLongTextIsCutOnACodePointAndSaysItsWholeLength() {
         String text = "a" + "😀".repeat(10);
 
