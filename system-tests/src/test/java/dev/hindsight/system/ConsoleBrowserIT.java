@@ -196,6 +196,30 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void anOpenTelemetryAgentsRunShowsItsStepsAndWhatEachAnswerCost() {
+        browser.get(console + "/ui/sessions/" + demo.get("005-opentelemetry-agent"));
+
+        List<WebElement> messages = browser.findElements(By.cssSelector("article.message"));
+        assertThat(messages).extracting(m -> m.getAttribute("data-index")).containsExactly("0", "1");
+        assertThat(messages.get(0).findElement(By.cssSelector(".content")).getText())
+                .isEqualTo("The nightly CSV export has one row fewer than the table. Why?");
+        assertThat(messages.get(0).findElements(By.cssSelector(".usage"))).isEmpty();
+        WebElement answer = messages.get(1);
+        assertThat(answer.findElement(By.cssSelector(".usage")).getText())
+                .isEqualTo("gpt-5-2025-08-07 · 1,067 tokens in, 237 out · 5,080 ms");
+        List<WebElement> steps = answer.findElements(By.cssSelector("li.step"));
+        assertThat(steps).extracting(s -> s.getAttribute("data-order")).containsExactly("0", "1");
+        assertThat(steps.get(0).getText()).contains("One row short, always");
+        WebElement tool = steps.get(1);
+        assertThat(tool.findElement(By.cssSelector(".tool-name")).getText()).isEqualTo("search_code");
+        tool.findElement(By.tagName("summary")).click();
+        assertThat(tool.findElement(By.cssSelector("pre.result")).getText())
+                .isEqualTo("exporter/csv.py:58:    lines = rendered.split('\\n')[:-1]");
+        assertThat(answer.findElement(By.cssSelector(".content")).getText()).startsWith("exporter/csv.py splits");
+        assertThat(Browser.screenshot(browser, "console-otel-session")).exists();
+    }
+
+    @Test
     void whatAnAgentWroteIsShownAsTextAndRunsNothing() {
         browser.get(console + "/ui/sessions/" + hostileId);
 

@@ -44,6 +44,13 @@ final class Demo {
                     sessions.put(name, post(wire, ingest + "/v1/traces", dir.resolve("trace.json"))
                             .path("trace_id").asText());
                 }
+                if (Files.exists(dir.resolve("otlp-traces.json"))) {
+                    JsonNode answer = post(wire, ingest + "/otlp/v1/traces", dir.resolve("otlp-traces.json"));
+                    if (answer.size() > 0) {
+                        throw new IllegalStateException("spans of " + dir + " refused: " + answer);
+                    }
+                    sessions.put(name, conversationId(dir.resolve("otlp-traces.json")));
+                }
                 if (Files.exists(dir.resolve("decision-set.json"))) {
                     post(wire, ingest + "/v1/decision-sets", dir.resolve("decision-set.json"));
                 }
@@ -66,6 +73,22 @@ final class Demo {
             throw new IllegalStateException("Cannot read the demo data under " + root.toAbsolutePath(), e);
         }
         return sessions;
+    }
+
+    /** The session an OTLP export names: the first gen_ai.conversation.id among its spans. */
+    private static String conversationId(Path file) throws IOException {
+        for (JsonNode resource : Wire.JSON.readTree(file.toFile()).path("resourceSpans")) {
+            for (JsonNode scope : resource.path("scopeSpans")) {
+                for (JsonNode span : scope.path("spans")) {
+                    for (JsonNode attribute : span.path("attributes")) {
+                        if (attribute.path("key").asText().equals("gen_ai.conversation.id")) {
+                            return attribute.path("value").path("stringValue").asText();
+                        }
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException(file + " names no gen_ai.conversation.id");
     }
 
     private static JsonNode post(Wire wire, String url, Path file) {
