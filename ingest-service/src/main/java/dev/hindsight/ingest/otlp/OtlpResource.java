@@ -56,15 +56,19 @@ public class OtlpResource {
     /** The most a gzip body may inflate to: four times the largest body accepted (quarkus.http.limits). */
     static final int MAX_INFLATED_BYTES = 16 * 1024 * 1024;
 
+    /**
+     * OTLP/JSON is read with a plain mapper, not the service's (which refuses a whole body holding text that cannot be
+     * stored): here such text refuses only the span that holds it ({@link OtlpSpans}), as it does in protobuf.
+     */
+    private static final ObjectMapper JSON_READER = new ObjectMapper();
+
     private final EventLog events;
     private final TenantContext tenant;
-    private final ObjectMapper json;
     private final Clock clock = Clock.systemUTC();
 
-    public OtlpResource(EventLog events, TenantContext tenant, ObjectMapper json) {
+    public OtlpResource(EventLog events, TenantContext tenant) {
         this.events = events;
         this.tenant = tenant;
-        this.json = json;
     }
 
     @POST
@@ -81,7 +85,7 @@ public class OtlpResource {
         byte[] raw = inflate(body, contentEncoding);
         ExportTraceServiceRequest request;
         try {
-            request = protobuf ? ExportTraceServiceRequest.parseFrom(raw) : OtlpJson.parse(raw, json);
+            request = protobuf ? ExportTraceServiceRequest.parseFrom(raw) : OtlpJson.parse(raw, JSON_READER);
         } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
             throw ProblemException.badRequest("The body is not an OTLP ExportTraceServiceRequest",
                     List.of(new Problem.FieldError("body", e.getMessage())));

@@ -141,6 +141,33 @@ class OtlpResourceTest {
     }
 
     @Test
+    void inOtlpJsonTooTextThatCannotBeStoredRefusesOnlyItsSpan() {
+        String trace = "1af7651916cd43dd8448eb211c80319c".substring(0, 24) + String.format("%08x", System.nanoTime()
+                & 0xffffffffL);
+        String json = """
+                {"resourceSpans": [{"scopeSpans": [{"spans": [
+                  {"traceId": "%1$s", "spanId": "b7ad6b7169203331", "name": "chat kept",
+                   "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}}]},
+                  {"traceId": "%1$s", "spanId": "b7ad6b7169203332", "name": "chat with NUL",
+                   "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+                                  {"key": "gen_ai.output.messages", "value": {"stringValue": "a\\u0000b"}}]},
+                  {"traceId": "%1$s", "spanId": "b7ad6b7169203333", "name": "chat with a lone surrogate",
+                   "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat \\ud800"}}]}
+                ]}]}]}""".formatted(trace);
+
+        Response answer = given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .contentType("application/json").body(json).when().post("/otlp/v1/traces");
+
+        assertThat(answer.statusCode()).as(answer.body().asString()).isEqualTo(200);
+        assertThat(answer.jsonPath().getLong("partialSuccess.rejectedSpans")).isEqualTo(2);
+        assertThat(answer.jsonPath().getString("partialSuccess.errorMessage"))
+                .contains("'chat with NUL': attribute 'gen_ai.output.messages' contains the NUL character")
+                .contains("'chat with a lone surrogate': attribute 'gen_ai.operation.name' contains a lone surrogate");
+        assertThat(TestTopics.read(TOPIC, SpanEvent.class, e -> e.getTraceId().equals(trace), 1, WAIT))
+                .extracting(r -> span(r.value()).getName()).containsExactly("chat kept");
+    }
+
+    @Test
     void whatCannotBeReadIsAPreciseErrorAndNoKeyIsA401() throws IOException {
         given().header("Authorization", TestTenants.TENANT_A.bearer()).contentType("application/x-protobuf")
                 .body(new byte[] {(byte) 0xff, 0x01, 0x02}).when().post("/otlp/v1/traces").then().statusCode(400)
