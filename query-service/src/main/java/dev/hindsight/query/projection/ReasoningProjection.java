@@ -83,17 +83,28 @@ public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
                 total_messages = {rm}.session.total_messages + EXCLUDED.total_messages,
                 last_event_at = GREATEST({rm}.session.last_event_at, EXCLUDED.last_event_at)""";
 
+    // A position or an activity may be all that was acknowledged of a session (its start and messages refused): the
+    // session row is made with it, as a message makes it, so that GET /v1/sessions/{id} shows what was acknowledged.
+    private static final String TOUCH_SESSION = """
+            INSERT INTO {rm}.session (tenant_id, session_id, last_event_at, listed_at) VALUES ($1, $2, $%1$d, $%1$d)
+            ON CONFLICT (tenant_id, session_id) DO UPDATE SET
+                last_event_at = GREATEST({rm}.session.last_event_at, EXCLUDED.last_event_at)""";
+
     private static final String INSERT_POSITION = """
-            INSERT INTO {rm}.position (tenant_id, session_id, action_id, action_type, symbol, amount, price, cash_after,
-                                       portfolio_value, daily_profit, daily_return_pct, event_id)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-            ON CONFLICT (tenant_id, session_id, action_id) DO NOTHING""";
+            WITH inserted AS (
+                INSERT INTO {rm}.position (tenant_id, session_id, action_id, action_type, symbol, amount, price,
+                                           cash_after, portfolio_value, daily_profit, daily_return_pct, event_id)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                ON CONFLICT (tenant_id, session_id, action_id) DO NOTHING)
+            """ + TOUCH_SESSION.formatted(13);
 
     private static final String INSERT_ACTIVITY = """
-            INSERT INTO {rm}.activity (tenant_id, session_id, activity_id, sequence, occurred_at, event_type, payload,
-                                       source_partition, source_offset, event_id)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-            ON CONFLICT (tenant_id, session_id, activity_id) DO NOTHING""";
+            WITH inserted AS (
+                INSERT INTO {rm}.activity (tenant_id, session_id, activity_id, sequence, occurred_at, event_type,
+                                           payload, source_partition, source_offset, event_id)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                ON CONFLICT (tenant_id, session_id, activity_id) DO NOTHING)
+            """ + TOUCH_SESSION.formatted(11);
 
     private static final String UPSERT_COMPLETED = """
             INSERT INTO {rm}.session (tenant_id, session_id, completed_at, outcome, final_code_diff, summary_hint,
@@ -149,9 +160,10 @@ public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
             } else if (payload instanceof MessageRecorded message) {
                 messages.add(tenant, sessionId, message, event.getHeader(), at);
             } else if (payload instanceof PositionRecorded position) {
-                add(statements, INSERT_POSITION, position(tenant, sessionId, position, event.getHeader()));
+                add(statements, INSERT_POSITION, position(tenant, sessionId, position, event.getHeader(), at));
             } else if (payload instanceof ActivityRecorded activity) {
-                add(statements, INSERT_ACTIVITY, activity(tenant, sessionId, activity, projected, event.getHeader()));
+                add(statements, INSERT_ACTIVITY, activity(tenant, sessionId, activity, projected, event.getHeader(),
+                        at));
             } else if (payload instanceof SessionCompleted completed) {
                 add(statements, UPSERT_COMPLETED, completed(tenant, sessionId, completed, at));
             } else {
@@ -290,15 +302,16 @@ public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
         }
     }
 
-    private static Tuple position(String tenant, String sessionId, PositionRecorded position, EventHeader header) {
+    private static Tuple position(String tenant, String sessionId, PositionRecorded position, EventHeader header,
+            Instant at) {
         return Tuple.from(Arrays.asList(tenant, sessionId, position.getActionId(), position.getActionType(),
                 position.getSymbol(), position.getAmount(), position.getPrice(), position.getCashAfter(),
                 position.getPortfolioValue(), position.getDailyProfit(), position.getDailyReturnPct(),
-                header.getEventId()));
+                header.getEventId(), Json.utc(at)));
     }
 
     private static Tuple activity(String tenant, String sessionId, ActivityRecorded activity,
-            Projected<ReasoningEvent> projected, EventHeader header) {
+            Projected<ReasoningEvent> projected, EventHeader header, Instant at) {
         String type;
         JsonObject payload;
         Object body = activity.getActivity();
@@ -321,7 +334,7 @@ public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
         }
         return Tuple.from(Arrays.asList(tenant, sessionId, activity.getActivityId(), activity.getSequence(),
                 Json.utc(activity.getTimestamp()), type, payload, projected.partition(), projected.offset(),
-                header.getEventId()));
+                header.getEventId(), Json.utc(at)));
     }
 
     private static Tuple completed(String tenant, String sessionId, SessionCompleted completed, Instant at) {

@@ -94,6 +94,25 @@ class SessionProjectionTest {
     }
 
     @Test
+    void aSessionOfWhichOnlyActivitiesOrPositionsWereAcknowledgedIsShownWithThem() {
+        // Its start and messages were refused (each request stands alone): what was acknowledged must be readable.
+        String debugId = "only-activities-" + UUID.randomUUID();
+        publish(debugId, dev.hindsight.events.reasoning.ActivityRecorded.newBuilder().setActivityId("ev-1")
+                .setSequence(0).setTimestamp(T0).setActivity(dev.hindsight.events.reasoning.ThoughtLog.newBuilder()
+                        .setThoughtText("Reading the stack trace.").build()).build(), "tenant-a", UUID.randomUUID());
+        String tradingId = "only-positions-" + UUID.randomUUID();
+        publish(tradingId, dev.hindsight.events.reasoning.PositionRecorded.newBuilder().setActionId(1)
+                .setActionType("buy").setSymbol("NVDA").setAmount(10.0).build(), "tenant-a", UUID.randomUUID());
+
+        JsonPath debug = awaitSession(debugId, TestTenants.TENANT_A, 0);
+        JsonPath trading = awaitSession(tradingId, TestTenants.TENANT_A, 0);
+
+        assertThat(debug.getList("activities.payload.thought_text", String.class))
+                .containsExactly("Reading the stack trace.");
+        assertThat(trading.getList("positions.symbol", String.class)).containsExactly("NVDA");
+    }
+
+    @Test
     void redeliveredEventChangesNothing() {
         String sessionId = "s-" + UUID.randomUUID();
         UUID eventId = UUID.randomUUID();
