@@ -25,11 +25,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Acknowledged means visible, generatively, through the four packaged services on the real broker, registry and
- * PostgreSQL: random valid requests to every ingest endpoint (and memory-service's record), with hostile text in
+ * PostgreSQL: random valid requests to every ingest endpoint (OTLP traces included) and memory-service's record, with
+ * hostile text in
  * every string (control characters, characters from every plane, markup, blank and very long text) and hostile JSON
  * in every free-form field (nesting 900 deep, 300-digit integers, 1e308). A quarter of the requests carry one value
  * that cannot be stored (NUL, a lone surrogate, a number beyond a double) at a random leaf: each of those must be
- * refused with 400 naming that leaf (in a batch: that item alone). Every other request must be acknowledged and then
+ * refused with 400 naming that leaf (in a batch: that item alone; in an OTLP export: that span alone, counted in
+ * partial_success). Every other request must be acknowledged and then
  * read back exactly from query-service (and memory-service), with evaluation-service's summaries and verdicts on it,
  * and no consumer may dead-letter anything. The seed is printed; {@code -Dhindsight.test.seed=...} replays a run.
  */
@@ -63,6 +65,10 @@ class AcknowledgedIsVisibleIT {
 
         bigMessages();
         for (int i = 0; i < 24; i++) {
+            if (hostile.chance(0.15)) {
+                otlp();
+                continue;
+            }
             switch (hostile.random().nextInt(9)) {
                 case 0, 1 -> session("chat", hostile.chance(0.5));
                 case 2 -> session("debug", hostile.chance(0.5));
@@ -210,6 +216,13 @@ class AcknowledgedIsVisibleIT {
         boolean escape = poisons.stream().anyMatch(p -> p != null && p.kind().equals("a lone surrogate"));
         Answer answer = wire.post(ingest("/v1/events:batch"), batch, escape || hostile.chance(0.2));
         assertThat(answer.status()).as(context() + " batch " + answer).isEqualTo(200);
+        List<String> statuses = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            statuses.add(items.get(i).path("type").asText() + " " + answer.body().path("results").path(i)
+                    .path("status").asText() + (poisons.get(i) == null ? "" : " (poisoned at " + poisons.get(i).path()
+                    + ")"));
+        }
+        log.add("batch " + sessionId + ": " + String.join(", ", statuses));
         Map<Integer, ObjectNode> accepted = new TreeMap<>();
         List<JsonNode> acceptedDetails = new ArrayList<>();
         boolean startAccepted = false;
@@ -362,6 +375,108 @@ class AcknowledgedIsVisibleIT {
             // evaluation-service's judge has read it.
             assertThat(body.path("qa_results").path("status").asText()).as("qa_results").isEqualTo("completed");
         });
+    }
+
+    /**
+     * An agent's run as OTLP/JSON: a chat that reasons and calls a tool, the tool's execution, a chat that answers, and
+     * an HTTP span (ignored); hostile text in every message, the tool's name, arguments and result, and the resource.
+     * A poisoned export carries a NUL or a lone surrogate in the tool's result: that span alone is refused, and the
+     * session shows the tool step without a result.
+     */
+    private void otlp() {
+        String conversation = hostile.id("otel");
+        String trace = String.format("%016x%016x", hostile.random().nextLong() | 1, hostile.random().nextLong());
+        String question = hostile.text(2_000, true);
+        String reasoning = hostile.text(2_000, true);
+        String tool = hostile.text(128, false);
+        ObjectNode arguments = NODES.objectNode();
+        arguments.set("input", hostile.json(4));
+        String result = hostile.text(2_000, true);
+        String answer = hostile.text(4_000, true);
+        String service = hostile.text(128, true);
+        boolean poisoned = hostile.chance(POISONED);
+        boolean surrogate = poisoned && hostile.random().nextBoolean();
+        String sentResult = !poisoned ? result : result + (surrogate ? "\uD800" : "\u0000");
+
+        ObjectNode user = NODES.objectNode().put("role", "user");
+        user.putArray("parts").addObject().put("type", "text").put("content", question);
+        ObjectNode call = NODES.objectNode().put("role", "assistant");
+        call.putArray("parts").addObject().put("type", "reasoning").put("content", reasoning);
+        call.withArray("parts").addObject().put("type", "tool_call").put("id", "call-1").put("name", tool)
+                .set("arguments", arguments);
+        ObjectNode reply = NODES.objectNode().put("role", "assistant");
+        reply.putArray("parts").addObject().put("type", "text").put("content", answer);
+
+        ObjectNode export = NODES.objectNode();
+        ObjectNode resource = export.putArray("resourceSpans").addObject();
+        resource.putObject("resource").putArray("attributes").add(otlpAttribute("service.name", service));
+        ArrayNode spans = resource.putArray("scopeSpans").addObject().putArray("spans");
+        spans.add(otlpSpan(trace, "00000000000000a1", "chat", 1, 10,
+                otlpAttribute("gen_ai.operation.name", "chat"), otlpAttribute("gen_ai.conversation.id", conversation),
+                otlpAttribute("gen_ai.input.messages", NODES.arrayNode().add(user).toString()),
+                otlpAttribute("gen_ai.output.messages", NODES.arrayNode().add(call).toString())));
+        spans.add(otlpSpan(trace, "00000000000000a2", "execute_tool", 11, 20,
+                otlpAttribute("gen_ai.operation.name", "execute_tool"), otlpAttribute("gen_ai.tool.name", tool),
+                otlpAttribute("gen_ai.tool.call.id", "call-1"), otlpAttribute("gen_ai.tool.call.result", sentResult)));
+        spans.add(otlpSpan(trace, "00000000000000a3", "GET /", 12, 13,
+                otlpAttribute("http.request.method", "GET"), otlpAttribute("url.full", hostile.text(2_000, true))));
+        spans.add(otlpSpan(trace, "00000000000000a4", "chat", 21, 30,
+                otlpAttribute("gen_ai.operation.name", "chat"), otlpAttribute("gen_ai.conversation.id", conversation),
+                otlpAttribute("gen_ai.input.messages", NODES.arrayNode().add(user).add(call).toString()),
+                otlpAttribute("gen_ai.output.messages", NODES.arrayNode().add(reply).toString())));
+
+        Answer answered = wire.post(ingest("/otlp/v1/traces"), export, surrogate || hostile.chance(0.2));
+        log.add("otlp " + conversation + (poisoned ? " poisoned with " + (surrogate ? "a lone surrogate" : "NUL")
+                + " in the tool's result" : "") + " -> " + answered.status() + " " + answered.body());
+        assertThat(answered.status()).as(context() + "\notlp: " + answered).isEqualTo(200);
+        if (poisoned) {
+            assertThat(answered.body().path("partialSuccess").path("rejectedSpans").asLong())
+                    .as(context() + "\notlp: " + answered).isEqualTo(1);
+            assertThat(answered.body().path("partialSuccess").path("errorMessage").asText())
+                    .as(context() + "\notlp: " + answered).contains("'gen_ai.tool.call.result'");
+        } else {
+            assertThat(answered.body().size()).as(context() + "\notlp: " + answered).isZero();
+        }
+        check("otlp session " + conversation, () -> {
+            Answer read = wire.get(url(Service.QUERY, "/v1/sessions/" + conversation));
+            assertThat(read.status()).as("GET session " + read).isEqualTo(200);
+            JsonNode body = read.body();
+            assertThat(body.path("labels").path("service.name").asText()).as("service.name").isEqualTo(service);
+            JsonNode messages = body.path("messages");
+            assertThat(messages.size()).as("messages").isEqualTo(2);
+            assertThat(messages.get(0).path("content").asText()).as("question").isEqualTo(question);
+            assertThat(messages.get(1).path("content").asText()).as("answer").isEqualTo(answer);
+            JsonNode steps = messages.get(1).path("thinking_steps");
+            assertThat(steps.size()).as("steps").isEqualTo(2);
+            assertThat(steps.get(0).path("content").asText()).as("reasoning").isEqualTo(reasoning);
+            assertThat(steps.get(1).path("tool_name").asText()).as("tool").isEqualTo(tool);
+            assertThat(Wire.same(arguments, steps.get(1).path("tool_arguments")))
+                    .as("arguments: sent %s, read %s", arguments, steps.get(1).path("tool_arguments")).isTrue();
+            if (poisoned) {
+                assertThat(steps.get(1).has("tool_result")).as("the refused execution's result").isFalse();
+            } else {
+                assertThat(steps.get(1).path("tool_result").asText()).as("result").isEqualTo(result);
+            }
+        });
+    }
+
+    private static ObjectNode otlpSpan(String trace, String spanId, String name, long startMs, long endMs,
+            ObjectNode... attributes) {
+        long t0 = 1_764_000_000_000L * 1_000_000L;
+        ObjectNode span = NODES.objectNode().put("traceId", trace).put("spanId", spanId).put("name", name)
+                .put("kind", 3).put("startTimeUnixNano", Long.toString(t0 + startMs * 1_000_000L))
+                .put("endTimeUnixNano", Long.toString(t0 + endMs * 1_000_000L));
+        ArrayNode list = span.putArray("attributes");
+        for (ObjectNode attribute : attributes) {
+            list.add(attribute);
+        }
+        return span;
+    }
+
+    private static ObjectNode otlpAttribute(String key, String value) {
+        ObjectNode attribute = NODES.objectNode().put("key", key);
+        attribute.putObject("value").put("stringValue", value);
+        return attribute;
     }
 
     private void decisionSet() {
@@ -704,7 +819,7 @@ class AcknowledgedIsVisibleIT {
 
     private String context() {
         return "seed " + seed + " (replay with -Dhindsight.test.seed=" + seed + "); requests so far:\n  "
-                + String.join("\n  ", log.subList(Math.max(0, log.size() - 15), log.size()));
+                + String.join("\n  ", log.subList(Math.max(0, log.size() - 40), log.size()));
     }
 
     private String ingest(String path) {
