@@ -1,13 +1,9 @@
 package dev.hindsight.memory.api;
 
-import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.hindsight.memory.bank.Caller;
-import dev.hindsight.memory.bank.Found;
-import dev.hindsight.memory.bank.MemoryBank;
 import dev.hindsight.memory.config.MemoryConfig;
-import dev.hindsight.memory.context.ContextBlock;
-import dev.hindsight.memory.context.ContextMemory;
+import dev.hindsight.memory.context.ContextInjection;
+import dev.hindsight.memory.context.ContextInjection.Injection;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
@@ -23,9 +19,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -40,19 +34,14 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @RolesAllowed(Scopes.READ)
 public class ContextResource {
 
-    private final MemoryBank bank;
+    private final ContextInjection injection;
     private final TenantContext tenant;
     private final MemoryConfig config;
 
-    public ContextResource(MemoryBank bank, TenantContext tenant, MemoryConfig config) {
-        this.bank = bank;
+    public ContextResource(ContextInjection injection, TenantContext tenant, MemoryConfig config) {
+        this.injection = injection;
         this.tenant = tenant;
         this.config = config;
-    }
-
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Injection(String context, int estimatedTokens, int maxTokens, List<String> memoryIds,
-            int omitted) {
     }
 
     @GET
@@ -71,20 +60,7 @@ public class ContextResource {
         }
         int budget = maxTokens == null ? config.context().maxTokens() : maxTokens;
         int count = limit == null ? config.context().maxMemories() : limit;
-        Caller caller = new Caller(tenant.tenant(), tenant.principal(), "rest");
-        return bank.find(caller.tenant(), project, task, count, "task")
-                .flatMap(found -> bank.orNotFound(caller.tenant(), project, found))
-                .flatMap(found -> {
-                    List<ContextMemory> memories = found.stream().map(f -> new ContextMemory(
-                            f.memory().id().toString(), MemoryJson.SCRUBBER.scrub(f.memory().title()),
-                            MemoryJson.SCRUBBER.scrub(f.memory().description()), MemoryJson.SCRUBBER.scrub(f.memory().content()),
-                            f.memory().outcome(), f.memory().confidence(), f.memory().tags())).toList();
-                    ContextBlock.Rendered rendered = ContextBlock.render(task, memories, budget);
-                    Set<String> included = new HashSet<>(rendered.includedIds());
-                    List<Found> used = found.stream().filter(f -> included.contains(f.memory().id().toString())).toList();
-                    bank.recordUsageLater(caller, used, sessionId, "context");
-                    return Uni.createFrom().item(new Injection(rendered.text(), rendered.estimatedTokens(), budget,
-                            rendered.includedIds(), rendered.omitted()));
-                });
+        return injection.inject(new Caller(tenant.tenant(), tenant.principal(), "rest"), project, task, budget, count,
+                sessionId);
     }
 }

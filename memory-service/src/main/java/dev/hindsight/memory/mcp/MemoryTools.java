@@ -11,7 +11,17 @@ import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.json.StorableText;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.memory.config.MemoryConfig;
+import dev.hindsight.memory.context.ContextInjection;
+import dev.hindsight.memory.context.ContextInjection.Injection;
+import io.quarkiverse.mcp.server.JsonRpcErrorCodes;
+import io.quarkiverse.mcp.server.McpException;
+import io.quarkiverse.mcp.server.Prompt;
+import io.quarkiverse.mcp.server.PromptArg;
+import io.quarkiverse.mcp.server.PromptMessage;
+import io.quarkiverse.mcp.server.PromptResponse;
 import io.quarkiverse.mcp.server.Tool;
+import io.quarkiverse.mcp.server.Tool.Annotations;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolCallException;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -22,10 +32,15 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Seed 004's four MCP tools, with exactly its inputs and outputs, over streamable HTTP at {@code /mcp}. They call the
- * same {@link MemoryBank} as the REST API and are authenticated the same way (Bearer API key, checked by the HTTP
- * layer before any tool runs; the tenant comes from the key). A failure is a tool error the agent can read, never a
- * protocol error: an unknown id, another tenant's id and a malformed id all read "not found".
+ * Seed 004's four MCP tools, with exactly its inputs and outputs, and {@code memory_context} (the context block for a
+ * task, as REST's {@code GET /v1/projects/{p}/context}, also offered as the prompt {@code memory_context} for hosts
+ * that inject prompts at session start), over streamable HTTP at {@code /mcp}. They call the same {@link MemoryBank}
+ * as the REST API and are authenticated the same way (Bearer API key, checked by the HTTP layer before any tool runs;
+ * the tenant comes from the key). Each result is structured content and the same JSON as a text block
+ * ({@code quarkus.mcp.server.tools.structured-content.compatibility-mode}), since many hosts hand the model only the
+ * text. A failure is a tool error the agent can read, never a protocol error: an unknown id, another tenant's id and a
+ * malformed id all read "not found". Every tool only adds (a memory, a signal; a search records that it was used), so
+ * none is read-only or idempotent, none destroys anything, and none reaches beyond the bank.
  */
 @Singleton
 public class MemoryTools {
@@ -35,11 +50,16 @@ public class MemoryTools {
     static final int MAX_LIMIT = 50;
 
     private final MemoryBank bank;
+    private final ContextInjection context;
+    private final MemoryConfig config;
     private final TenantContext tenant;
     private final SecurityIdentity identity;
 
-    public MemoryTools(MemoryBank bank, TenantContext tenant, SecurityIdentity identity) {
+    public MemoryTools(MemoryBank bank, ContextInjection context, MemoryConfig config, TenantContext tenant,
+            SecurityIdentity identity) {
         this.bank = bank;
+        this.context = context;
+        this.config = config;
         this.tenant = tenant;
         this.identity = identity;
     }
@@ -66,6 +86,7 @@ public class MemoryTools {
     }
 
     @Tool(name = "memory_search", structuredContent = true,
+            annotations = @Annotations(title = "Search memories", readOnlyHint = false, destructiveHint = false, idempotentHint = false, openWorldHint = false),
             description = "Search for relevant memories from past sessions: strategies that worked and anti-patterns "
                     + "to avoid, most similar first, only those with confidence >= 0.7. Content is scrubbed of secrets.")
     public Uni<SearchResult> search(
@@ -92,6 +113,7 @@ public class MemoryTools {
     }
 
     @Tool(name = "memory_record", structuredContent = true,
+            annotations = @Annotations(title = "Record a memory", readOnlyHint = false, destructiveHint = false, idempotentHint = false, openWorldHint = false),
             description = "Explicitly record a new memory (a learning): created immediately, confidence 0.8.")
     public Uni<RecordResult> record(
             @ToolArg(name = "project_id", description = "The project the memory belongs to") String projectId,
@@ -119,6 +141,7 @@ public class MemoryTools {
     }
 
     @Tool(name = "memory_feedback", structuredContent = true,
+            annotations = @Annotations(title = "Rate a memory", readOnlyHint = false, destructiveHint = false, idempotentHint = false, openWorldHint = false),
             description = "Rate a memory as helpful or unhelpful; its confidence and the project's signal weights learn "
                     + "from it.")
     public Uni<FeedbackResult> feedback(
@@ -132,6 +155,7 @@ public class MemoryTools {
     }
 
     @Tool(name = "memory_outcome", structuredContent = true,
+            annotations = @Annotations(title = "Report a task's outcome", readOnlyHint = false, destructiveHint = false, idempotentHint = false, openWorldHint = false),
             description = "Report whether the task succeeded after using a memory: the strongest evidence of its use.")
     public Uni<OutcomeResult> outcome(
             @ToolArg(name = "memory_id", description = "The memory's id (uuid)") String memoryId,
@@ -145,6 +169,60 @@ public class MemoryTools {
                 .map(m -> new OutcomeResult(true, MemoryJson.round(m.confidence()),
                         succeeded ? "Success recorded" : "Failure recorded"))
                 .onFailure(ProblemException.class).transform(MemoryTools::toolError);
+    }
+
+    @Tool(name = "memory_context", structuredContent = true,
+            annotations = @Annotations(title = "Context for a task", readOnlyHint = false, destructiveHint = false,
+                    idempotentHint = false, openWorldHint = false),
+            description = "The memories relevant to the task you are starting, as one ready-to-use block (strategies "
+                    + "and anti-patterns with confidence >= 0.7, most relevant first) within a token budget: read it "
+                    + "before you begin. Fails when the project has no memories yet.")
+    public Uni<Injection> context(
+            @ToolArg(name = "project_id", description = "The project whose memories to use") String projectId,
+            @ToolArg(name = "task", description = "The work you are about to do, in your own words") String task,
+            @ToolArg(name = "max_tokens", description = "Token budget of the block, 50-4000 (default 500)",
+                    required = false) Integer maxTokens,
+            @ToolArg(name = "session_id", description = "Your session, if any", required = false) String sessionId) {
+        Caller caller = caller(Scopes.READ);
+        String project = project(projectId);
+        require(Requests.hasText(task) && task.length() <= 4_000, "task must be 1-4000 characters");
+        storable("task", task);
+        int budget = maxTokens == null ? config.context().maxTokens() : maxTokens;
+        require(budget >= 50 && budget <= 4_000, "max_tokens must be between 50 and 4000");
+        require(sessionId == null || sessionId.matches(Requests.ID), "session_id is not a valid id");
+        return context.inject(caller, project, task, budget, config.context().maxMemories(), sessionId)
+                .onFailure(ProblemException.class).transform(MemoryTools::toolError);
+    }
+
+    /**
+     * The context block as a prompt, for hosts that offer prompts to put at the start of a session. Arguments are
+     * checked as the tool checks them; a wrong one is an invalid-params error saying which.
+     */
+    @Prompt(name = "memory_context", title = "Lessons from past sessions",
+            description = "The project's memories relevant to a task (strategies that worked, anti-patterns to avoid), "
+                    + "as a message to start a session with.")
+    public Uni<PromptResponse> contextPrompt(
+            @PromptArg(name = "project_id", description = "The project whose memories to use") String projectId,
+            @PromptArg(name = "task", description = "The work about to be done") String task,
+            @PromptArg(name = "max_tokens", description = "Token budget of the block, 50-4000 (default 500)",
+                    required = false) String maxTokens) {
+        Integer budget;
+        try {
+            budget = maxTokens == null || maxTokens.isBlank() ? null : Integer.valueOf(maxTokens.strip());
+        } catch (NumberFormatException e) {
+            throw new McpException("max_tokens must be a whole number between 50 and 4000",
+                    JsonRpcErrorCodes.INVALID_PARAMS);
+        }
+        Uni<Injection> block;
+        try {
+            block = context(projectId, task, budget, null);
+        } catch (ToolCallException invalid) {
+            throw new McpException(invalid.getMessage(), JsonRpcErrorCodes.INVALID_PARAMS);
+        }
+        return block.onFailure(ToolCallException.class)
+                .transform(failure -> new McpException(failure.getMessage(), JsonRpcErrorCodes.INVALID_PARAMS))
+                .map(injection -> new PromptResponse("Memories of project " + projectId + " for: " + task,
+                        List.of(PromptMessage.withUserRole(injection.context()))));
     }
 
     /** The authenticated caller, fail-closed: no tenant or a missing scope is a tool error before anything runs. */

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** Seed 004's four MCP tools, called by a real MCP client over streamable HTTP at /mcp. */
+/** Seed 004's four MCP tools (and memory_context), called as raw JSON-RPC over streamable HTTP at /mcp. */
 @QuarkusTest
 @QuarkusTestResource(HindsightTestResource.class)
 class McpToolsTest {
@@ -31,7 +31,8 @@ class McpToolsTest {
 
         JsonArray tools = agent.request("tools/list", new JsonObject()).getJsonArray("tools");
         assertThat(tools.stream().map(t -> ((JsonObject) t).getString("name")).toList())
-                .containsExactlyInAnyOrder("memory_search", "memory_record", "memory_feedback", "memory_outcome");
+                .containsExactlyInAnyOrder("memory_search", "memory_record", "memory_feedback", "memory_outcome",
+                        "memory_context");
         assertThat(properties(tools, "memory_search")).containsExactlyInAnyOrder("project_id", "query", "limit");
         assertThat(properties(tools, "memory_record"))
                 .containsExactlyInAnyOrder("project_id", "title", "content", "outcome", "tags");
