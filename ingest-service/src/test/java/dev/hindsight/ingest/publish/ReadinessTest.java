@@ -33,6 +33,18 @@ class ReadinessTest {
     }
 
     @Test
+    void theOpenApiDocumentNamesPropertiesAsTheWireDoes() {
+        io.restassured.path.json.JsonPath document = given().when().get("/q/openapi?format=json").then()
+                .statusCode(200).extract().jsonPath();
+        java.util.Map<String, Object> start = document.getMap("components.schemas.StartSession.properties");
+        org.assertj.core.api.Assertions.assertThat(start).containsKeys("session_id", "started_at")
+                .doesNotContainKeys("sessionId", "startedAt");
+        java.util.Map<String, Object> message = document.getMap("components.schemas.Message.properties");
+        org.assertj.core.api.Assertions.assertThat(message).containsKeys("message_index", "tool_name", "thinking_steps")
+                .doesNotContainKeys("messageIndex", "toolName", "thinkingSteps");
+    }
+
+    @Test
     void kafkaCompressesWithTheNativeLz4Codec() {
         // Under Quarkus's class loader lz4-java hands Kafka its Java codec unless the native library was loaded first
         // (NativeLz4 does it at start-up): the same codec Kafka's own producer uses outside Quarkus.
