@@ -38,20 +38,25 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
     }
 
     /**
-     * One message (seed 000 reasoning_logs row) with its ordered thinking steps (seed 001). A legacy message that has
-     * only reasoning text and a tool list gets steps rebuilt the way seed 001's readers fall back (the reasoning
-     * first, then each tool in list order), flagged {@code thinking_steps_reconstructed}.
+     * One message (seed 000 reasoning_logs row) with its ordered thinking steps (seed 001), readable by both kinds of
+     * seed 001 reader. A legacy message that has only reasoning text and a tool list gets steps rebuilt the way seed
+     * 001's readers fall back (the reasoning first, then each tool in list order), flagged
+     * {@code thinking_steps_reconstructed}; a message recorded with steps gets the legacy {@code reasoning} (its
+     * reasoning steps' text, in order) and {@code tools} (its tool steps) for readers that know only those, flagged
+     * {@code reasoning_and_tools_derived}. A message with neither has no {@code thinking_steps} (seed 001's
+     * {@code None}), not an empty list.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record MessageView(int messageIndex, String role, String content, String summary, String toolName,
             String toolInput, OffsetDateTime timestamp, @JsonRawValue String thinkingSteps,
-            Boolean thinkingStepsReconstructed, String reasoning, @JsonRawValue String tools, Usage usage) {
+            Boolean thinkingStepsReconstructed, String reasoning, @JsonRawValue String tools,
+            Boolean reasoningAndToolsDerived, Usage usage) {
 
         public MessageView(int messageIndex, String role, String content, String summary, String toolName,
                 String toolInput, OffsetDateTime timestamp, String thinkingSteps, Boolean thinkingStepsReconstructed,
                 String reasoning, String tools) {
             this(messageIndex, role, content, summary, toolName, toolInput, timestamp, thinkingSteps,
-                    thinkingStepsReconstructed, reasoning, tools, null);
+                    thinkingStepsReconstructed, reasoning, tools, null, null);
         }
 
         static MessageView from(Row row) {
@@ -59,15 +64,55 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
             String tools = row.getString("legacy_tools");
             String reasoning = row.getString("legacy_reasoning");
             Boolean reconstructed = null;
+            Boolean derived = null;
             boolean noSteps = steps == null || steps.equals("[]");
-            if (noSteps && (reasoning != null || (tools != null && !tools.equals("[]")))) {
+            boolean noLegacy = reasoning == null && (tools == null || tools.equals("[]"));
+            if (noSteps && !noLegacy) {
                 steps = reconstruct(reasoning, tools == null ? null : new JsonArray(tools)).encode();
                 reconstructed = true;
+            } else if (noSteps) {
+                steps = null;
+            } else if (noLegacy) {
+                JsonArray stored = new JsonArray(steps);
+                reasoning = derivedReasoning(stored);
+                tools = derivedTools(stored).encode();
+                derived = true;
             }
             return new MessageView(row.getInteger("message_index"), row.getString("role"), row.getString("content"),
                     row.getString("summary"), row.getString("tool_name"), row.getString("tool_input"),
-                    row.getOffsetDateTime("occurred_at"), steps == null ? "[]" : steps, reconstructed, reasoning,
-                    tools, Usage.from(row));
+                    row.getOffsetDateTime("occurred_at"), steps, reconstructed, reasoning, tools, derived,
+                    Usage.from(row));
+        }
+
+        /** The reasoning steps' text in step order, a blank line between them; null when there is none. */
+        static String derivedReasoning(JsonArray steps) {
+            List<String> texts = new java.util.ArrayList<>();
+            ordered(steps).stream().filter(step -> "reasoning".equals(step.getString("step_type")))
+                    .map(step -> step.getString("content")).filter(text -> text != null && !text.isEmpty())
+                    .forEach(texts::add);
+            return texts.isEmpty() ? null : String.join("\n\n", texts);
+        }
+
+        /** The tool steps in step order, as legacy tools are served: tool_name, tool_arguments, result or error. */
+        static JsonArray derivedTools(JsonArray steps) {
+            JsonArray tools = new JsonArray();
+            for (JsonObject step : ordered(steps)) {
+                if ("tool".equals(step.getString("step_type"))) {
+                    JsonObject tool = step.copy();
+                    tool.remove("step_order");
+                    tool.remove("step_type");
+                    tool.remove("content");
+                    tools.add(tool);
+                }
+            }
+            return tools;
+        }
+
+        private static List<JsonObject> ordered(JsonArray steps) {
+            List<JsonObject> ordered = new java.util.ArrayList<>();
+            steps.forEach(step -> ordered.add((JsonObject) step));
+            ordered.sort(java.util.Comparator.comparingInt(step -> step.getInteger("step_order", 0)));
+            return ordered;
         }
 
         /**
