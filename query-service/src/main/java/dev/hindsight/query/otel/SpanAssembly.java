@@ -276,8 +276,10 @@ public final class SpanAssembly {
         List<Turn> turns = new ArrayList<>();
         for (SpanFact.Event event : span.events()) {
             boolean choice = event.name().equals("gen_ai.choice");
-            if (choice != output || !(choice || event.name().endsWith(".message"))
-                    || event.name().equals("gen_ai.system.message")) {
+            // gen_ai.<role>.message, with a role: "gen_ai.message" or "x.message" name none.
+            boolean message = event.name().startsWith("gen_ai.") && event.name().endsWith(".message")
+                    && event.name().length() > "gen_ai.".length() + ".message".length();
+            if (choice != output || !(choice || message) || event.name().equals("gen_ai.system.message")) {
                 continue;
             }
             JsonNode body = choice ? parsed(event.attributes().get("message")) : event.attributes();

@@ -195,6 +195,93 @@ class SpanAssemblyTest {
         return spans;
     }
 
+    /**
+     * Whatever an exporter sends that ingest accepts, the assembly must read without failing (a failure would
+     * dead-letter every later span of the session) and give the same session in any order: spans with the attributes
+     * the assembly reads holding values of every JSON type, malformed message JSON, odd indexes and event names.
+     */
+    @Test
+    void anySpansWhateverTheirAttributesHoldAssembleWithoutFailingAndInAnyOrderAlike() {
+        long seed = Long.getLong("hindsight.test.seed", System.nanoTime());
+        Random random = new Random(seed);
+        for (int run = 0; run < 300; run++) {
+            List<SpanFact> spans = new ArrayList<>();
+            for (int i = random.nextInt(8); i >= 0; i--) {
+                spans.add(arbitrary(random, i));
+            }
+            List<SpanFact> shuffled = new ArrayList<>(spans);
+            Collections.shuffle(shuffled, random);
+            String id = SpanAssembly.sessionId(spans);
+            Session session = SpanAssembly.assemble(id, spans);
+            assertThat(SpanAssembly.sessionId(shuffled)).as("seed %d", seed).isEqualTo(id);
+            assertThat(SpanAssembly.assemble(id, shuffled)).as("seed %d", seed).isEqualTo(session);
+            assertThat(session.messages()).allSatisfy(m -> assertThat(m.content()).isNotNull());
+        }
+    }
+
+    private static final List<String> KEYS = List.of("gen_ai.operation.name", "gen_ai.input.messages",
+            "gen_ai.output.messages", "gen_ai.conversation.id", "session.id", "gen_ai.agent.name",
+            "gen_ai.request.model", "gen_ai.response.model", "llm.model_name", "gen_ai.usage.input_tokens",
+            "gen_ai.usage.output_tokens", "llm.token_count.prompt", "openinference.span.kind", "gen_ai.tool.name",
+            "gen_ai.tool.call.id", "gen_ai.tool.call.result", "gen_ai.tool.call.arguments", "tool.name", "output.value",
+            "llm.input_messages.0.message.role", "llm.input_messages.x.message.content",
+            "llm.input_messages.99999999999.message.role", "llm.input_messages.1", "llm.output_messages.0.message.role",
+            "llm.output_messages.0.message.tool_calls.0.tool_call.function.name",
+            "llm.output_messages.0.message.tool_calls.y.tool_call.id", "llm.input_messages.-1.message.content");
+
+    private static SpanFact arbitrary(Random random, int index) {
+        ObjectNode attributes = JSON.createObjectNode();
+        for (int k = random.nextInt(8); k > 0; k--) {
+            attributes.set(KEYS.get(random.nextInt(KEYS.size())), arbitraryValue(random, 3));
+        }
+        if (random.nextBoolean()) {
+            attributes.put("gen_ai.operation.name", List.of("chat", "execute_tool", "invoke_agent", "text_completion")
+                    .get(random.nextInt(4)));
+        }
+        List<SpanFact.Event> events = new ArrayList<>();
+        for (int e = random.nextInt(3); e > 0; e--) {
+            ObjectNode eventAttributes = JSON.createObjectNode();
+            eventAttributes.set(List.of("content", "message", "role", "tool_calls", "id").get(random.nextInt(5)),
+                    arbitraryValue(random, 2));
+            events.add(new SpanFact.Event(List.of("gen_ai.user.message", "gen_ai.choice", "gen_ai.message", ".message",
+                    "x.message", "gen_ai.tool.message", "gen_ai.").get(random.nextInt(7)), random.nextInt(100) * MS,
+                    eventAttributes));
+        }
+        return new SpanFact(TRACE, hex(index + 1), null, "span", "GEN_AI", random.nextInt(50) * MS,
+                random.nextInt(100) * MS, random.nextBoolean() ? "ERROR" : "UNSET",
+                random.nextBoolean() ? null : "failed", attributes, events, object(Map.of()));
+    }
+
+    /** A JSON value of any type; strings are sometimes message JSON, sometimes broken JSON. */
+    private static JsonNode arbitraryValue(Random random, int depth) {
+        return switch (random.nextInt(depth <= 0 ? 6 : 9)) {
+            case 0 -> JSON.getNodeFactory().textNode("[" + USER + "," + CALL + "]");
+            case 1 -> JSON.getNodeFactory().textNode("[{\"role\": 3, \"parts\": {\"type\": []}}, 7, null]");
+            case 2 -> JSON.getNodeFactory().textNode("{not json");
+            case 3 -> JSON.getNodeFactory().numberNode(random.nextLong());
+            case 4 -> random.nextBoolean() ? JSON.getNodeFactory().nullNode()
+                    : JSON.getNodeFactory().booleanNode(random.nextBoolean());
+            case 5 -> JSON.getNodeFactory().textNode(List.of("user", "assistant", "tool", "system", "ai", "")
+                    .get(random.nextInt(6)));
+            case 6 -> {
+                var array = JSON.createArrayNode();
+                for (int i = random.nextInt(3); i > 0; i--) {
+                    array.add(arbitraryValue(random, depth - 1));
+                }
+                yield array;
+            }
+            default -> {
+                ObjectNode object = JSON.createObjectNode();
+                for (String key : List.of("role", "parts", "type", "content", "id", "name", "arguments", "response")) {
+                    if (random.nextInt(3) == 0) {
+                        object.set(key, arbitraryValue(random, depth - 1));
+                    }
+                }
+                yield object;
+            }
+        };
+    }
+
     private static final String USER = "{\"role\":\"user\",\"parts\":[{\"type\":\"text\","
             + "\"content\":\"Why does the CSV export drop its last row?\"}]}";
     private static final String CALL = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"reasoning\","
