@@ -19,6 +19,7 @@ import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
@@ -28,7 +29,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -132,8 +132,9 @@ class OpenTelemetryInIT {
     void anOpenInferenceAgentSendingOtlpJsonIsASessionUnderItsSessionId() throws IOException {
         String sessionId = "oi-" + UUID.randomUUID();
         long t0 = epochNanos();
-        List<SpanData> spans = new ArrayList<>();
-        try (Agent agent = new Agent("weather-bot", collect(spans))) {
+        InMemorySpanExporter collected = InMemorySpanExporter.create();
+        List<SpanData> spans;
+        try (Agent agent = new Agent("weather-bot", collected)) {
             Span chain = agent.start("agent", null, t0, SpanKind.INTERNAL, a -> a
                     .put("openinference.span.kind", "AGENT").put("session.id", sessionId));
             agent.start("ChatCompletion", chain, t0 + MS, SpanKind.CLIENT, a -> a
@@ -171,6 +172,7 @@ class OpenTelemetryInIT {
                     .put("llm.output_messages.0.message.content", "It is 18°C and sunny in Paris."))
                     .end(t0 + 30 * MS, TimeUnit.NANOSECONDS);
             chain.end(t0 + 31 * MS, TimeUnit.NANOSECONDS);
+            spans = collected.getFinishedSpanItems();   // before closing: shutting down forgets them
         }
         // OTLP/JSON as the SDK encodes it (hex ids, lowerCamelCase), gzipped: the Java exporter has no http/json.
         ByteArrayOutputStream json = new ByteArrayOutputStream();
@@ -269,8 +271,8 @@ class OpenTelemetryInIT {
      * executions, and the final answer; each call's input repeating the conversation so far.
      */
     private static List<SpanData> fiftySpanRun(String conversation, long t0) {
-        List<SpanData> spans = new ArrayList<>();
-        try (Agent agent = new Agent("file-checker", collect(spans))) {
+        InMemorySpanExporter collected = InMemorySpanExporter.create();
+        try (Agent agent = new Agent("file-checker", collected)) {
             Span root = agent.start("invoke_agent", null, t0, SpanKind.INTERNAL, a -> a
                     .put("gen_ai.operation.name", "invoke_agent").put("gen_ai.conversation.id", conversation));
             List<String> said = new ArrayList<>(List.of(message("user", text("Check all 24 files."))));
@@ -300,8 +302,8 @@ class OpenTelemetryInIT {
                     .put("gen_ai.output.messages", "[" + message("assistant", text("All 24 files checked.")) + "]"))
                     .end(at + 5 * MS, TimeUnit.NANOSECONDS);
             root.end(at + 6 * MS, TimeUnit.NANOSECONDS);
+            return collected.getFinishedSpanItems();   // before closing: shutting down forgets them
         }
-        return spans;
     }
 
     /** Each list one export request, sent by the SDK's OTLP/HTTP exporter (protobuf, gzip). */
@@ -363,26 +365,6 @@ class OpenTelemetryInIT {
             zip.write(bytes);
         }
         return out.toByteArray();
-    }
-
-    private static SpanExporter collect(List<SpanData> into) {
-        return new SpanExporter() {
-            @Override
-            public CompletableResultCode export(Collection<SpanData> spans) {
-                into.addAll(spans);
-                return CompletableResultCode.ofSuccess();
-            }
-
-            @Override
-            public CompletableResultCode flush() {
-                return CompletableResultCode.ofSuccess();
-            }
-
-            @Override
-            public CompletableResultCode shutdown() {
-                return CompletableResultCode.ofSuccess();
-            }
-        };
     }
 
     /**

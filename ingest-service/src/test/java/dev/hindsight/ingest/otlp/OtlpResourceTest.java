@@ -28,9 +28,9 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -39,8 +39,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URL;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
@@ -194,24 +192,9 @@ class OtlpResourceTest {
      * execution that failed; plus an HTTP client span the agent's HTTP library made, which is not GenAI.
      */
     private static List<SpanData> agentRun(String conversation) {
-        List<SpanData> finished = new ArrayList<>();
-        SpanExporter collect = new SpanExporter() {
-            @Override
-            public CompletableResultCode export(Collection<SpanData> spans) {
-                finished.addAll(spans);
-                return CompletableResultCode.ofSuccess();
-            }
-
-            @Override
-            public CompletableResultCode flush() {
-                return CompletableResultCode.ofSuccess();
-            }
-
-            @Override
-            public CompletableResultCode shutdown() {
-                return CompletableResultCode.ofSuccess();
-            }
-        };
+        // Read before the provider closes: shutting the exporter down forgets what it holds.
+        InMemorySpanExporter collect = InMemorySpanExporter.create();
+        List<SpanData> finished;
         try (SdkTracerProvider provider = SdkTracerProvider.builder()
                 .setResource(Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), "test-agent")))
                 .addSpanProcessor(SimpleSpanProcessor.create(collect)).build()) {
@@ -235,6 +218,7 @@ class OtlpResourceTest {
             } finally {
                 agent.end();
             }
+            finished = collect.getFinishedSpanItems();
         }
         assertThat(finished).hasSize(4);
         return finished;
