@@ -21,6 +21,9 @@ public class HindsightTestResource implements QuarkusTestResourceLifecycleManage
 
     @Override
     public Map<String, String> start() {
+        if (Boolean.getBoolean("hindsight.test.openapi-contract")) {
+            OpenApiContract.install();
+        }
         Map<String, String> config = new HashMap<>();
         config.put("kafka.bootstrap.servers", TestKafka.bootstrapServers());
         config.put("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", TestRegistry.url());

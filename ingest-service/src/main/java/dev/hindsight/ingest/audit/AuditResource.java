@@ -23,9 +23,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -59,7 +61,8 @@ public class AuditResource {
                 "override_reason": "wanted current info"},
               "timestamp": "2025-01-31T10:30:05.000Z"}}""";
 
-    /** Answer to an accepted audit event. */
+    /** Answer to an accepted audit event; a signal's has no decision set id. */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     public record AuditAccepted(String messageId, String decisionSetId, List<Receipt> receipts) {
     }
 
@@ -79,8 +82,11 @@ public class AuditResource {
             + "shadow decision for one message; question_hash is computed when absent. Accepts the seed's event "
             + "({event_type, level, payload}) or the bare payload.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.OBJECT, description = "As the seed's example shows; checked field by "
+                    + "field, with a 400 listing every offending field"),
             examples = @ExampleObject(name = "seed 002", value = DECISION_SET_EXAMPLE)))
-    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = AuditAccepted.class)))
     @APIResponse(responseCode = "400", description = "Invalid request",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> decisionSet(@NotNull JsonNode body,
@@ -97,8 +103,11 @@ public class AuditResource {
     @Operation(summary = "Record a user behaviour signal (USER_BEHAVIOR_SIGNAL)", description = "Exactly the seven "
             + "signal types of seed 002, with their documented signal_data fields type-checked; other fields are kept.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.OBJECT, description = "As the seed's example shows; checked field by "
+                    + "field, with a 400 listing every offending field"),
             examples = @ExampleObject(name = "seed 002", value = SIGNAL_EXAMPLE)))
-    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = AuditAccepted.class)))
     @APIResponse(responseCode = "400", description = "Invalid request",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> behaviorSignal(@NotNull JsonNode body,

@@ -39,6 +39,8 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -78,7 +80,8 @@ public class JsonlImportResource {
     @Operation(summary = "Import one seed 000 log.jsonl file as a trading session", description = "Each line is a "
             + "message ({role, content, timestamp?, tool_name?, tool_input?}) or a step with a list of them "
             + "(\"new_messages\" or \"messages\"). ./hindsight import-jsonl walks a data/agent_data tree.")
-    @APIResponse(responseCode = "202", description = "Imported; lines that could not be read are listed")
+    @APIResponse(responseCode = "202", description = "Imported; lines that could not be read are listed",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = ImportResult.class)))
     @APIResponse(responseCode = "400", description = "Missing or invalid job_id, date or model")
     public Uni<Response> importFile(
             @QueryParam("job_id") @NotBlank @Size(max = 128) String jobId,

@@ -44,6 +44,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -110,6 +113,8 @@ public class KeyResource {
     @POST
     @Operation(summary = "Issue an API key of the caller's tenant", description = "The answer holds the key's secret "
             + "(api_key), shown this once; it works on every service within a second.")
+    @APIResponse(responseCode = "201", description = "Issued; Location names the key",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = IssuedKey.class)))
     public Uni<Response> issue(@Valid @NotNull IssueKey body) {
         Instant now = now();
         if (body.expiresAt() != null && !body.expiresAt().isAfter(now)) {
@@ -139,6 +144,9 @@ public class KeyResource {
     @Path("/{keyId}/rotate")
     @Operation(summary = "Replace an API key", description = "Issues a key with the same scopes and name (its secret "
             + "in the answer) and revokes the old one after grace_seconds (default 0: at once).")
+    @APIResponse(responseCode = "201", description = "The successor issued; Location names it",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = IssuedKey.class)))
+    @APIResponse(responseCode = "409", description = "The key no longer works")
     public Uni<Response> rotate(@PathParam("keyId") String keyId, @Valid RotateKey body) {
         KeyRing.Key old = own(keyId);
         Instant now = now();
@@ -157,6 +165,7 @@ public class KeyResource {
     @DELETE
     @Path("/{keyId}")
     @Operation(summary = "Revoke an API key at once")
+    @APIResponse(responseCode = "204", description = "Revoked")
     public Uni<Response> revoke(@PathParam("keyId") String keyId) {
         own(keyId);
         Instant now = now();

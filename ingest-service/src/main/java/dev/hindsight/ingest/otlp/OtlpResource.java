@@ -36,6 +36,11 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.zip.GZIPInputStream;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -79,6 +84,16 @@ public class OtlpResource {
     @Operation(summary = "Export OpenTelemetry traces (OTLP/HTTP)", description = "OTLP's ExportTraceServiceRequest as "
             + "protobuf or JSON, optionally gzip. GenAI (gen_ai.*) and OpenInference spans are kept; other spans are "
             + "ignored. Answered with an ExportTraceServiceResponse once Kafka acknowledged the kept spans.")
+    @RequestBody(required = true, content = {
+            @Content(mediaType = PROTOBUF, schema = @Schema(type = SchemaType.STRING, format = "binary",
+                    description = "opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest")),
+            @Content(mediaType = JSON, schema = @Schema(type = SchemaType.OBJECT,
+                    description = "ExportTraceServiceRequest in OTLP/JSON (hex ids)"))})
+    @APIResponse(responseCode = "200", description = "ExportTraceServiceResponse, in the request's encoding; "
+            + "partial_success counts the spans refused alone and says why", content = {
+            @Content(mediaType = PROTOBUF, schema = @Schema(type = SchemaType.STRING, format = "binary")),
+            @Content(mediaType = JSON, schema = @Schema(type = SchemaType.OBJECT))})
+    @APIResponse(responseCode = "503", description = "Kafka did not acknowledge; retry after Retry-After seconds")
     public Uni<Response> export(byte[] body, @HeaderParam("Content-Type") String contentType,
             @HeaderParam("Content-Encoding") String contentEncoding, @HeaderParam("User-Agent") String userAgent) {
         boolean protobuf = contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith(PROTOBUF);

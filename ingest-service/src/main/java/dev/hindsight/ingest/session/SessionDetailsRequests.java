@@ -32,6 +32,10 @@ public final class SessionDetailsRequests {
     }
 
     /** A trading action of the model-day; action ids are unique per session. */
+    @org.eclipse.microprofile.openapi.annotations.media.Schema(properties =
+            @org.eclipse.microprofile.openapi.annotations.media.SchemaProperty(name = "cash",
+                    type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.NUMBER, deprecated = true,
+                    description = "Seed 000's name for cash_after"))
     public record Position(
             UUID eventId,
             @NotNull @PositiveOrZero Integer actionId,

@@ -28,6 +28,7 @@ import java.time.Clock;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -53,7 +54,8 @@ public class SessionResource {
     @POST
     @Operation(summary = "Start a session", description = "Trading sessions without a session_id get one derived from "
             + "(job_id, date, model), so starting the same model-day twice names the same session.")
-    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))
     @APIResponse(responseCode = "400", description = "Invalid request",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     @APIResponse(responseCode = "401", description = "No or unknown API key",
@@ -71,7 +73,8 @@ public class SessionResource {
     @Path("/{sessionId}/messages")
     @Operation(summary = "Append messages", description = "Messages in conversation order (message_index); an "
             + "assistant message may carry its thinking steps in exact order, or legacy reasoning text plus tools.")
-    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))
     @APIResponse(responseCode = "400", description = "Invalid request",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     @APIResponse(responseCode = "409", description = "A message index already holds a different message",
@@ -106,7 +109,8 @@ public class SessionResource {
     @Path("/{sessionId}/positions")
     @Operation(summary = "Record positions", description = "Seed 000 trading actions linked to the session; action_id "
             + "is unique per session.")
-    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))
     @APIResponse(responseCode = "400", description = "Invalid request",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> positions(@PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,
@@ -121,7 +125,8 @@ public class SessionResource {
     @Path("/{sessionId}/activities")
     @Operation(summary = "Record trace events incrementally", description = "Seed 003 events (thought_log, file_edit, "
             + "command_run) as they happen; event_id is the producer's and makes re-sends harmless.")
-    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))
     @APIResponse(responseCode = "400", description = "Invalid request",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> activities(@PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,
@@ -137,7 +142,8 @@ public class SessionResource {
     @Path("/{sessionId}/complete")
     @Operation(summary = "Complete a session", description = "Outcome, final code diff (seed 003) and totals; "
             + "set judge=true to have the QA judge score any session.")
-    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka")
+    @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))
     @APIResponse(responseCode = "400", description = "Invalid request",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> complete(@PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,

@@ -43,9 +43,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -100,6 +102,8 @@ public class TraceResource {
     @Produces("application/schema+json")
     @PermitAll
     @Operation(summary = "The JSON Schema every uploaded trace is validated against")
+    @APIResponse(responseCode = "200", description = "A JSON Schema (draft 2020-12)",
+            content = @Content(mediaType = "application/schema+json", schema = @Schema(type = SchemaType.OBJECT)))
     public String traceSchema() {
         return schema.text();
     }
@@ -112,8 +116,11 @@ public class TraceResource {
     @Operation(summary = "Upload a whole debugging trace", description = "Seed 003's JSON as written. Validated "
             + "against /v1/schemas/trace.json; all events are published atomically; the QA judge runs later.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(type = SchemaType.OBJECT, description = "As the seed's example shows; checked field by "
+                    + "field, with a 400 listing every offending field"),
             examples = @ExampleObject(name = "seed 003", value = EXAMPLE)))
-    @APIResponse(responseCode = "202", description = "Accepted: durable in Kafka, QA pending")
+    @APIResponse(responseCode = "202", description = "Accepted: durable in Kafka, QA pending",
+            content = @Content(mediaType = "application/json", schema = @Schema(implementation = TraceAccepted.class)))
     @APIResponse(responseCode = "400", description = "The trace does not match the schema; every violation listed",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     @APIResponse(responseCode = "503", description = "Kafka did not commit the transaction; nothing was accepted",

@@ -36,17 +36,61 @@ public final class StorableJson {
         module.addDeserializer(Double.class, new Doubles(Double.class));
         module.addDeserializer(Double.TYPE, new Doubles(Double.TYPE));
         module.addKeyDeserializer(String.class, new Keys());
+        module.addDeserializer(java.time.OffsetDateTime.class, new Times<>(java.time.OffsetDateTime.class,
+                com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer.OFFSET_DATE_TIME));
+        module.addDeserializer(java.time.Instant.class, new Times<>(java.time.Instant.class,
+                com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer.INSTANT));
+        module.addDeserializer(java.time.LocalDate.class, new Times<>(java.time.LocalDate.class,
+                com.fasterxml.jackson.datatype.jsr310.deser.LocalDateDeserializer.INSTANCE));
         module.addDeserializer(JsonNode.class, new Trees<>(JsonNode.class));
         module.addDeserializer(ObjectNode.class, new Trees<>(ObjectNode.class));
         module.addDeserializer(ArrayNode.class, new Trees<>(ArrayNode.class));
         return module;
     }
 
-    /** Jackson's own string reading, then the check. */
+    /**
+     * A time or a date as ISO-8601 text only: Jackson's own reading would take a number as seconds (or milliseconds,
+     * or days) since 1970, which the published documents do not allow (a string of format date-time or date).
+     */
+    static final class Times<T> extends StdDeserializer<T> {
+
+        private final JsonDeserializer<T> standard;
+
+        Times(Class<T> type, JsonDeserializer<T> standard) {
+            super(type);
+            this.standard = standard;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public T deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            if (parser.currentToken() != null && parser.currentToken().isNumeric()) {
+                return (T) context.handleUnexpectedToken(handledType(), parser);
+            }
+            if (parser.currentToken() == com.fasterxml.jackson.core.JsonToken.VALUE_STRING
+                    && parser.getText().isBlank()) {
+                // Jackson would read "" as no time at all; a field that is absent is sent as absent or null.
+                return (T) context.handleWeirdStringValue(handledType(), parser.getText(),
+                        "an ISO-8601 time or date, not blank text");
+            }
+            return standard.deserialize(parser, context);
+        }
+    }
+
+    /**
+     * Jackson's own string reading, then the check. A number or a boolean where text is expected is refused, not
+     * turned into its text: the published OpenAPI documents say these fields are strings, and a client that sends
+     * {@code 42} for a label should hear so rather than find {@code "42"} stored.
+     */
     static final class Strings extends StringDeserializer {
 
         @Override
         public String deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            if (parser.currentToken() != null && parser.currentToken().isScalarValue()
+                    && parser.currentToken() != com.fasterxml.jackson.core.JsonToken.VALUE_STRING
+                    && parser.currentToken() != com.fasterxml.jackson.core.JsonToken.VALUE_NULL) {
+                return (String) context.handleUnexpectedToken(String.class, parser);
+            }
             String text = super.deserialize(parser, context);
             String problem = StorableText.problem(text);
             if (problem != null) {

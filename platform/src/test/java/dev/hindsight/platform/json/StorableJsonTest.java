@@ -117,4 +117,32 @@ class StorableJsonTest {
         }
         assertThat(json.readTree("null")).isEqualTo(plain.readTree("null"));
     }
+
+    record Typed(String name, Boolean judge, Integer index, Double price, java.time.OffsetDateTime at,
+            java.time.Instant expires, java.time.LocalDate date) {
+    }
+
+    @Test
+    void aTypedFieldTakesOnlyItsOwnJsonTypeAsThePublishedDocumentsSay() throws Exception {
+        ObjectMapper strict = new ObjectMapper().findAndRegisterModules()
+                .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+        new StorableJsonCustomizer().customize(strict);
+
+        Typed read = strict.readValue("""
+                {"name": "n", "judge": true, "index": 3, "price": 1.5, "at": "2025-10-02T10:00:00Z",
+                 "expires": "2026-01-01T00:00:00Z"}""", Typed.class);
+        assertThat(read.at()).isEqualTo(java.time.OffsetDateTime.parse("2025-10-02T10:00:00Z"));
+        assertThat(read.index()).isEqualTo(3);
+        for (String wrong : List.of("{\"name\": 42}", "{\"name\": true}", "{\"judge\": \"true\"}",
+                "{\"judge\": 1}", "{\"index\": \"3\"}", "{\"index\": 1.5}", "{\"price\": \"1.5\"}",
+                "{\"at\": 1700000000}", "{\"expires\": 1700000000.5}", "{\"date\": 20000}")) {
+            assertThatThrownBy(() -> strict.readValue(wrong, Typed.class)).as(wrong)
+                    .isInstanceOf(com.fasterxml.jackson.databind.exc.MismatchedInputException.class);
+        }
+        for (String blank : List.of("{\"at\": \"\"}", "{\"date\": \" \"}")) {
+            assertThatThrownBy(() -> strict.readValue(blank, Typed.class)).as(blank)
+                    .isInstanceOf(com.fasterxml.jackson.databind.exc.InvalidFormatException.class);
+        }
+        assertThat(strict.readValue("{\"price\": 2, \"name\": null}", Typed.class).price()).isEqualTo(2.0);
+    }
 }
