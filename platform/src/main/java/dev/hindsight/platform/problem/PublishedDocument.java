@@ -13,14 +13,13 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 
 /**
- * What every service's OpenAPI document says beyond what annotations say, so that it describes the wire exactly.
- * An optional property of a request or answer (not {@code required}) may be absent or {@code null}, as Jackson reads
- * and writes it, so it is {@code nullable}. And the error answers every endpoint can give are listed, as problem+json
- * with the
- * {@link Problem} schema: 400 where it takes parameters or a body, 401 (no or unknown key) and 403 (a scope missing)
- * on the API, 404 where a path names something, 413 and 415 where it takes a body, 429 (a tenant over its quota, or a
- * source that failed to authenticate too often). An endpoint's own description of a status is kept; one without a
- * body gets the problem body. Quarkus's own endpoints (under {@code /q/}) are left as they are.
+ * What every service's OpenAPI document says beyond what annotations say, so that it describes the wire exactly
+ * (ADR 0013). An optional property of a request or answer (not {@code required}) may be absent or {@code null}, as
+ * Jackson reads and writes it, so it is nullable. And the error answers every endpoint can give are listed, as
+ * problem+json with the {@link Problem} schema: 400 where it takes parameters or a body, 401 (no or unknown key) and
+ * 403 (a scope missing) on the API, 404 where a path names something, 413 and 415 where it takes a body, 429 (a tenant
+ * over its quota, or a source that failed to authenticate too often). An endpoint's own description of a status is
+ * kept; one without a body gets the problem body. Quarkus's own endpoints (under {@code /q/}) are left as they are.
  */
 public class PublishedDocument implements OASFilter {
 
