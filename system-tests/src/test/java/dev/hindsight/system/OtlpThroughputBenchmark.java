@@ -110,18 +110,13 @@ class OtlpThroughputBenchmark {
         clients.forEach(CompletableFuture::join);
         double elapsed = (System.nanoTime() - start) / 1e9;
         long ended = System.nanoTime();
-        String drained = "not within 300 s";
-        while (System.nanoTime() - ended < Duration.ofSeconds(300).toNanos()) {
-            if (readable(query, last.get())) {
-                drained = String.format(java.util.Locale.ROOT, "%.1f s", (System.nanoTime() - ended) / 1e9);
-                break;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+        String drained;
+        try {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> readable(query, last.get()));
+            drained = String.format(java.util.Locale.ROOT, "%.1f s", (System.nanoTime() - ended) / 1e9);
+        } catch (org.awaitility.core.ConditionTimeoutException notYet) {
+            drained = "not within 300 s";
         }
         List<Long> sorted = new ArrayList<>(latencies);
         sorted.sort(null);
