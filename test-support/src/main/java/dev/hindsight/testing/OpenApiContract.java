@@ -12,7 +12,11 @@ import io.restassured.filter.FilterContext;
 import io.restassured.response.Response;
 import io.restassured.specification.FilterableRequestSpecification;
 import io.restassured.specification.FilterableResponseSpecification;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.parser.OpenAPIV3Parser;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -21,9 +25,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * the answer (status, media type, body) must be one the document describes for that operation, a call to a path or
  * method the document does not have fails, and a request that was accepted (2xx) must be one the document describes.
  * A request the service refused is not checked against the document: tests send invalid requests on purpose, and the
- * refusal itself is checked. Quarkus's own endpoints under {@code /q/} are not the API and pass unchecked. The
- * document is read once per service (per base URL), when the first call reaches it. A mismatch fails the call with an
- * {@link AssertionError} listing what differs.
+ * refusal itself is checked. Quarkus's own endpoints under {@code /q/}, query-service's console (the HTML pages at
+ * {@code /} and under {@code /ui}, for people) and memory-service's MCP endpoint ({@code /mcp}, JSON-RPC held to the
+ * MCP specification by its own tests) are not in the REST document and pass unchecked. The
+ * document is read once per service (per base URL), when the first call reaches it; a document in which an operation
+ * answers success with a body it does not describe (no schema) fails every call to that service, listing them. A
+ * mismatch fails the call with an {@link AssertionError} listing what differs.
  */
 public final class OpenApiContract implements Filter {
 
@@ -40,16 +47,54 @@ public final class OpenApiContract implements Filter {
         }
     }
 
+    private static boolean notApi(String path) {
+        return path.startsWith("/q/") || path.equals("/") || path.equals("/ui") || path.startsWith("/ui/")
+                || path.equals("/mcp") || path.startsWith("/mcp/");
+    }
+
+    private static OpenApiInteractionValidator validator(String document) {
+        OpenAPI api = new OpenAPIV3Parser().read(document);
+        if (api == null) {
+            throw new AssertionError("No OpenAPI document at " + document);
+        }
+        List<String> undescribed = undescribedBodies(api);
+        if (!undescribed.isEmpty()) {
+            throw new AssertionError("The published OpenAPI document " + document + " does not describe these "
+                    + "answers' bodies (give each a schema, or 204 when there is none):\n"
+                    + String.join("\n", undescribed));
+        }
+        return OpenApiInteractionValidator.createForSpecificationUrl(document).build();
+    }
+
+    /** Every success answer but 204 has a body: each operation must give it a media type with a schema. */
+    static List<String> undescribedBodies(OpenAPI api) {
+        List<String> undescribed = new ArrayList<>();
+        api.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
+            if (operation.getResponses() == null) {
+                undescribed.add(method + " " + path + ": no responses");
+                return;
+            }
+            operation.getResponses().forEach((status, answer) -> {
+                if (status.startsWith("2") && !status.equals("204") && (answer.getContent() == null
+                        || answer.getContent().isEmpty()
+                        || answer.getContent().values().stream().anyMatch(media -> media.getSchema() == null))) {
+                    undescribed.add(method + " " + path + " -> " + status);
+                }
+            });
+        }));
+        return undescribed;
+    }
+
     @Override
     public Response filter(FilterableRequestSpecification request, FilterableResponseSpecification expected,
             FilterContext context) {
         URI uri = URI.create(request.getURI());
         Response response = context.next(request, expected);
-        if (uri.getPath().startsWith("/q/")) {
+        if (notApi(uri.getPath())) {
             return response;
         }
         OpenApiInteractionValidator validator = validators.computeIfAbsent(uri.getScheme() + "://" + uri.getAuthority(),
-                base -> OpenApiInteractionValidator.createForSpecificationUrl(base + "/q/openapi?format=json").build());
+                base -> validator(base + "/q/openapi?format=json"));
         Request sent = RestAssuredRequest.of(request);
         ValidationReport report = validator.validateResponse(uri.getPath(), sent.getMethod(),
                 RestAssuredResponse.of(response));

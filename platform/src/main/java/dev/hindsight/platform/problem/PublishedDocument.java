@@ -11,6 +11,7 @@ import org.eclipse.microprofile.openapi.models.media.Content;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
+import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 
 /**
  * What every service's OpenAPI document says beyond what annotations say, so that it describes the wire exactly
@@ -19,11 +20,14 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
  * problem+json with the {@link Problem} schema: 400 where it takes parameters or a body, 401 (no or unknown key) and
  * 403 (a scope missing) on the API, 404 where a path names something, 413 and 415 where it takes a body, 429 (a tenant
  * over its quota, or a source that failed to authenticate too often). An endpoint's own description of a status is
- * kept; one without a body gets the problem body. Quarkus's own endpoints (under {@code /q/}) are left as they are.
+ * kept; one without a body gets the problem body. The {@code ApiKey} security scheme the operations refer to is defined:
+ * HTTP Bearer. Quarkus's own endpoints (under {@code /q/}) are left as they are.
  */
 public class PublishedDocument implements OASFilter {
 
     private static final String SCHEMA = "Problem";
+    /** The security scheme operations that need a key refer to (quarkus.smallrye-openapi.security-scheme-name). */
+    private static final String API_KEY = "ApiKey";
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
@@ -31,6 +35,10 @@ public class PublishedDocument implements OASFilter {
             openAPI.setComponents(OASFactory.createComponents());
         }
         openAPI.getComponents().addSchema(SCHEMA, problemSchema());
+        openAPI.getComponents().addSecurityScheme(API_KEY, OASFactory.createSecurityScheme()
+                .type(SecurityScheme.Type.HTTP).scheme("bearer")
+                .description("An API key of the tenant, sent as Authorization: Bearer <key>; its scopes (ingest, "
+                        + "read, admin) decide what it may do"));
         if (openAPI.getComponents().getSchemas() != null) {
             Map<String, Schema> schemas = openAPI.getComponents().getSchemas();
             schemas.values().forEach(schema -> optionalMayBeNull(schema, schemas));
@@ -111,9 +119,13 @@ public class PublishedDocument implements OASFilter {
         problem(responses, "429", "Over the tenant's quota or too many failed authentications; retry after "
                 + "Retry-After seconds");
         for (APIResponse response : responses.getAPIResponses().values()) {
-            // A status an endpoint lists for itself without a body is answered with a problem body all the same.
+            // A status an endpoint lists for itself without a body is answered with a problem body all the same; one
+            // it lists as problem+json without a schema gets the Problem schema.
             if (response.getContent() == null && isError(responses, response)) {
                 response.setContent(problemContent());
+            } else if (response.getContent() != null && response.getContent().hasMediaType(Problem.MEDIA_TYPE)
+                    && response.getContent().getMediaType(Problem.MEDIA_TYPE).getSchema() == null) {
+                response.getContent().getMediaType(Problem.MEDIA_TYPE).setSchema(OASFactory.createSchema().ref(SCHEMA));
             }
         }
     }
