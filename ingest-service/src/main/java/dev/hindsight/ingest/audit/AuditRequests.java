@@ -37,7 +37,8 @@ public final class AuditRequests {
     public record Decision(
             @NotBlank @Size(max = 128) String infoNeedType,
             @NotBlank @Size(max = 128) String decisionAction,
-            @Pattern(regexp = "low|medium|high", message = "must be one of low, medium, high") String confidenceLevel,
+            @Pattern(regexp = "^(low|medium|high)$", message = "must be one of low, medium, high")
+            String confidenceLevel,
             @Size(max = 65_536) String reasoning,
             JsonNode ruleSignals,
             JsonNode llmConfidence,

@@ -78,7 +78,8 @@ public class AuditResource {
 
     @POST
     @Path("/decision-sets")
-    @Operation(summary = "Record a decision set (DECISION_SET_CREATED)", description = "The active decision and every "
+    @Operation(operationId = "recordDecisionSet",
+            summary = "Record a decision set (DECISION_SET_CREATED)", description = "The active decision and every "
             + "shadow decision for one message; question_hash is computed when absent. Accepts the seed's event "
             + "({event_type, level, payload}) or the bare payload.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
@@ -100,7 +101,8 @@ public class AuditResource {
 
     @POST
     @Path("/behavior-signals")
-    @Operation(summary = "Record a user behaviour signal (USER_BEHAVIOR_SIGNAL)", description = "Exactly the seven "
+    @Operation(operationId = "recordBehaviorSignal",
+            summary = "Record a user behaviour signal (USER_BEHAVIOR_SIGNAL)", description = "Exactly the seven "
             + "signal types of seed 002, with their documented signal_data fields type-checked; other fields are kept.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(type = SchemaType.OBJECT, description = "As the seed's example shows; checked field by "

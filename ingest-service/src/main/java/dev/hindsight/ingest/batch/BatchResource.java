@@ -82,7 +82,8 @@ public class BatchResource {
 
     @POST
     @Path("/events:batch")
-    @Operation(summary = "Publish a mixed batch", description = "items[].type is one of session, messages, positions, "
+    @Operation(operationId = "publishEvents",
+            summary = "Publish a mixed batch", description = "items[].type is one of session, messages, positions, "
             + "activities, complete (these need session_id, except session), decision_set, behavior_signal; "
             + "items[].body is what the matching endpoint takes. 200 with a result per item: accepted (with "
             + "receipts), rejected (with errors) or unavailable (Kafka did not acknowledge; retry the item).")
@@ -212,7 +213,7 @@ public class BatchResource {
     /** The same endpoint for clients that percent-encode the colon; Quarkus REST matches paths undecoded. */
     @POST
     @Path("/events%3Abatch")
-    @Operation(hidden = true)
+    @Operation(operationId = "publishEventsEncodedPath", hidden = true)
     public Uni<byte[]> publishEncoded(byte[] bytes,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @HeaderParam("User-Agent") String userAgent, @HeaderParam("Authorization") String authorization)

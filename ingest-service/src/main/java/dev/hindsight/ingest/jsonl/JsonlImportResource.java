@@ -77,7 +77,8 @@ public class JsonlImportResource {
     @Consumes({"application/x-ndjson", "application/jsonl", MediaType.TEXT_PLAIN})
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.INGEST)
-    @Operation(summary = "Import one seed 000 log.jsonl file as a trading session", description = "Each line is a "
+    @Operation(operationId = "importJsonl",
+            summary = "Import one seed 000 log.jsonl file as a trading session", description = "Each line is a "
             + "message ({role, content, timestamp?, tool_name?, tool_input?}) or a step with a list of them "
             + "(\"new_messages\" or \"messages\"). ./hindsight import-jsonl walks a data/agent_data tree.")
     @APIResponse(responseCode = "202", description = "Imported; lines that could not be read are listed",
@@ -85,7 +86,7 @@ public class JsonlImportResource {
     @APIResponse(responseCode = "400", description = "Missing or invalid job_id, date or model")
     public Uni<Response> importFile(
             @QueryParam("job_id") @NotBlank @Size(max = 128) String jobId,
-            @QueryParam("date") @NotBlank @Pattern(regexp = "\\d{4}-\\d{2}-\\d{2}", message = "must be YYYY-MM-DD")
+            @QueryParam("date") @NotBlank @Pattern(regexp = "^\\d{4}-\\d{2}-\\d{2}$", message = "must be YYYY-MM-DD")
             String date,
             @QueryParam("model") @NotBlank @Size(max = 128) String model,
             @NotNull String body,

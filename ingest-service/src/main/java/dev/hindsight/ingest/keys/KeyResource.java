@@ -68,7 +68,7 @@ public class KeyResource {
 
     /** Body of an issue: what the key may do, what it is for, until when. */
     public record IssueKey(
-            @NotEmpty @Size(max = 3) List<@NotNull @Pattern(regexp = "ingest|read|admin",
+            @NotEmpty @Size(max = 3) List<@NotNull @Pattern(regexp = "^(ingest|read|admin)$",
                     message = "must be ingest, read or admin") String> scopes,
             @Size(max = 128) String name,
             Instant expiresAt) {
@@ -111,7 +111,8 @@ public class KeyResource {
     }
 
     @POST
-    @Operation(summary = "Issue an API key of the caller's tenant", description = "The answer holds the key's secret "
+    @Operation(operationId = "issueApiKey",
+            summary = "Issue an API key of the caller's tenant", description = "The answer holds the key's secret "
             + "(api_key), shown this once; it works on every service within a second.")
     @APIResponse(responseCode = "201", description = "Issued; Location names the key",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = IssuedKey.class)))
@@ -127,7 +128,8 @@ public class KeyResource {
     }
 
     @GET
-    @Operation(summary = "The caller's tenant's API keys", description = "Active, expired and revoked; never a secret.")
+    @Operation(operationId = "listApiKeys",
+            summary = "The caller's tenant's API keys", description = "Active, expired and revoked; never a secret.")
     public KeyList list() {
         Instant now = now();
         return new KeyList(ring.ofTenant(tenant.tenant()).stream().map(k -> KeyView.of(k, now)).toList());
@@ -135,14 +137,15 @@ public class KeyResource {
 
     @GET
     @Path("/{keyId}")
-    @Operation(summary = "One API key of the caller's tenant")
+    @Operation(operationId = "getApiKey", summary = "One API key of the caller's tenant")
     public KeyView get(@PathParam("keyId") String keyId) {
         return KeyView.of(own(keyId), now());
     }
 
     @POST
     @Path("/{keyId}/rotate")
-    @Operation(summary = "Replace an API key", description = "Issues a key with the same scopes and name (its secret "
+    @Operation(operationId = "rotateApiKey",
+            summary = "Replace an API key", description = "Issues a key with the same scopes and name (its secret "
             + "in the answer) and revokes the old one after grace_seconds (default 0: at once).")
     @APIResponse(responseCode = "201", description = "The successor issued; Location names it",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = IssuedKey.class)))
@@ -164,7 +167,7 @@ public class KeyResource {
 
     @DELETE
     @Path("/{keyId}")
-    @Operation(summary = "Revoke an API key at once")
+    @Operation(operationId = "revokeApiKey", summary = "Revoke an API key at once")
     @APIResponse(responseCode = "204", description = "Revoked")
     public Uni<Response> revoke(@PathParam("keyId") String keyId) {
         own(keyId);

@@ -81,7 +81,8 @@ public class OtlpResource {
     @Consumes({PROTOBUF, JSON})
     @RolesAllowed(Scopes.INGEST)
     @Blocking
-    @Operation(summary = "Export OpenTelemetry traces (OTLP/HTTP)", description = "OTLP's ExportTraceServiceRequest as "
+    @Operation(operationId = "exportTraces",
+            summary = "Export OpenTelemetry traces (OTLP/HTTP)", description = "OTLP's ExportTraceServiceRequest as "
             + "protobuf or JSON, optionally gzip. GenAI (gen_ai.*) and OpenInference spans are kept; other spans are "
             + "ignored. Answered with an ExportTraceServiceResponse once Kafka acknowledged the kept spans.")
     @RequestBody(required = true, content = {

@@ -11,7 +11,8 @@ import java.util.UUID;
  */
 public final class EventIds {
 
-    public static final String PATTERN = "[A-Za-z0-9][A-Za-z0-9._:-]*";
+    // Anchored: the published OpenAPI document carries it, and JSON Schema patterns match anywhere in a value.
+    public static final String PATTERN = "^[A-Za-z0-9][A-Za-z0-9._:-]*$";
     public static final String MESSAGE = "must start with a letter or digit and contain only letters, digits, '.', '_', ':' "
             + "and '-'";
 

@@ -52,7 +52,8 @@ public class SessionResource {
     }
 
     @POST
-    @Operation(summary = "Start a session", description = "Trading sessions without a session_id get one derived from "
+    @Operation(operationId = "startSession",
+            summary = "Start a session", description = "Trading sessions without a session_id get one derived from "
             + "(job_id, date, model), so starting the same model-day twice names the same session.")
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))
@@ -71,7 +72,8 @@ public class SessionResource {
 
     @POST
     @Path("/{sessionId}/messages")
-    @Operation(summary = "Append messages", description = "Messages in conversation order (message_index); an "
+    @Operation(operationId = "appendMessages",
+            summary = "Append messages", description = "Messages in conversation order (message_index); an "
             + "assistant message may carry its thinking steps in exact order, or legacy reasoning text plus tools.")
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))
@@ -107,7 +109,8 @@ public class SessionResource {
 
     @POST
     @Path("/{sessionId}/positions")
-    @Operation(summary = "Record positions", description = "Seed 000 trading actions linked to the session; action_id "
+    @Operation(operationId = "recordPositions",
+            summary = "Record positions", description = "Seed 000 trading actions linked to the session; action_id "
             + "is unique per session.")
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))
@@ -123,7 +126,8 @@ public class SessionResource {
 
     @POST
     @Path("/{sessionId}/activities")
-    @Operation(summary = "Record trace events incrementally", description = "Seed 003 events (thought_log, file_edit, "
+    @Operation(operationId = "recordActivities",
+            summary = "Record trace events incrementally", description = "Seed 003 events (thought_log, file_edit, "
             + "command_run) as they happen; event_id is the producer's and makes re-sends harmless.")
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))
@@ -140,7 +144,8 @@ public class SessionResource {
 
     @POST
     @Path("/{sessionId}/complete")
-    @Operation(summary = "Complete a session", description = "Outcome, final code diff (seed 003) and totals; "
+    @Operation(operationId = "completeSession",
+            summary = "Complete a session", description = "Outcome, final code diff (seed 003) and totals; "
             + "set judge=true to have the QA judge score any session.")
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))

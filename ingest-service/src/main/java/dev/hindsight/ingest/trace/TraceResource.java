@@ -101,7 +101,7 @@ public class TraceResource {
     @Path("/schemas/trace.json")
     @Produces("application/schema+json")
     @PermitAll
-    @Operation(summary = "The JSON Schema every uploaded trace is validated against")
+    @Operation(operationId = "getTraceSchema", summary = "The JSON Schema every uploaded trace is validated against")
     @APIResponse(responseCode = "200", description = "A JSON Schema (draft 2020-12)",
             content = @Content(mediaType = "application/schema+json", schema = @Schema(type = SchemaType.OBJECT)))
     public String traceSchema() {
@@ -113,7 +113,8 @@ public class TraceResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.INGEST)
-    @Operation(summary = "Upload a whole debugging trace", description = "Seed 003's JSON as written. Validated "
+    @Operation(operationId = "uploadTrace",
+            summary = "Upload a whole debugging trace", description = "Seed 003's JSON as written. Validated "
             + "against /v1/schemas/trace.json; all events are published atomically; the QA judge runs later.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(type = SchemaType.OBJECT, description = "As the seed's example shows; checked field by "

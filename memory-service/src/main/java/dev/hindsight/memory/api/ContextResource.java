@@ -45,7 +45,7 @@ public class ContextResource {
     }
 
     @GET
-    @Operation(summary = "A ready-to-inject block of the memories relevant to a task",
+    @Operation(operationId = "getContext", summary = "A ready-to-inject block of the memories relevant to a task",
             description = "Strategies and anti-patterns with confidence >= 0.7, most relevant first, never over "
                     + "max_tokens (default 500, estimated conservatively for BPE tokenizers).")
     public Uni<Injection> context(@PathParam("project") @Pattern(regexp = Requests.ID) String project,

@@ -39,6 +39,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
@@ -82,8 +85,11 @@ public class MemoryResource {
     @POST
     @Path("/projects/{project}/memories")
     @RolesAllowed(Scopes.INGEST)
-    @Operation(summary = "Record a memory", description = "Seed 004 memory_record: created at once (no "
+    @Operation(operationId = "recordMemory",
+            summary = "Record a memory", description = "Seed 004 memory_record: created at once (no "
             + "distillation) with confidence 0.8.")
+    @APIResponse(responseCode = "201", description = "Recorded; Location names the memory",
+            content = @Content(schema = @Schema(implementation = MemoryJson.class)))
     public Uni<Response> record(@PathParam("project") @Pattern(regexp = Requests.ID) String project,
             @Valid @NotNull Requests.RecordMemory body) {
         NewMemory memory = new NewMemory(body.title().strip(), blankToNull(body.description()), body.content(),
@@ -96,7 +102,8 @@ public class MemoryResource {
     @GET
     @Path("/projects/{project}/memories")
     @RolesAllowed(Scopes.READ)
-    @Operation(summary = "List a project's memories", description = "Newest first; pass next_cursor as cursor.")
+    @Operation(operationId = "listMemories",
+            summary = "List a project's memories", description = "Newest first; pass next_cursor as cursor.")
     public Uni<Page> list(@PathParam("project") @Pattern(regexp = Requests.ID) String project,
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(200) int limit,
             @QueryParam("cursor") String cursor) {
@@ -117,7 +124,8 @@ public class MemoryResource {
     @POST
     @Path("/projects/{project}/memories/search")
     @RolesAllowed(Scopes.READ)
-    @Operation(summary = "Search memories semantically", description = "Seed 004 memory_search: nearest by meaning, "
+    @Operation(operationId = "searchMemories",
+            summary = "Search memories semantically", description = "Seed 004 memory_search: nearest by meaning, "
             + "only confidence >= 0.7, most similar first (default limit 10); each result records a usage signal.")
     public Uni<SearchResult> search(@PathParam("project") @Pattern(regexp = Requests.ID) String project,
             @Valid @NotNull Requests.Search body) {
@@ -132,7 +140,9 @@ public class MemoryResource {
     @DELETE
     @Path("/projects/{project}/memories")
     @RolesAllowed(Scopes.ADMIN)
-    @Operation(summary = "Delete every memory of a project", description = "Only the caller's tenant's project.")
+    @Operation(operationId = "deleteProjectMemories",
+            summary = "Delete every memory of a project", description = "Only the caller's tenant's project.")
+    @APIResponse(responseCode = "204", description = "Deleted")
     public Uni<Response> deleteProject(@PathParam("project") @Pattern(regexp = Requests.ID) String project) {
         return bank.deleteProject(caller(), project).map(done -> Response.noContent().build());
     }
@@ -140,7 +150,7 @@ public class MemoryResource {
     @GET
     @Path("/memories/{id}")
     @RolesAllowed(Scopes.READ)
-    @Operation(summary = "Get a memory")
+    @Operation(operationId = "getMemory", summary = "Get a memory")
     public Uni<MemoryJson> get(@PathParam("id") String id) {
         return bank.get(tenant.tenant(), memoryId(id)).map(row -> MemoryJson.of(row, null));
     }
@@ -148,7 +158,8 @@ public class MemoryResource {
     @DELETE
     @Path("/memories/{id}")
     @RolesAllowed(Scopes.INGEST)
-    @Operation(summary = "Delete a memory")
+    @Operation(operationId = "deleteMemory", summary = "Delete a memory")
+    @APIResponse(responseCode = "204", description = "Deleted")
     public Uni<Response> delete(@PathParam("id") String id) {
         return bank.delete(caller(), memoryId(id)).map(done -> Response.noContent().build());
     }
@@ -156,7 +167,8 @@ public class MemoryResource {
     @POST
     @Path("/memories/{id}/feedback")
     @RolesAllowed(Scopes.INGEST)
-    @Operation(summary = "Rate a memory helpful or unhelpful", description = "Seed 004 memory_feedback: an explicit "
+    @Operation(operationId = "giveFeedback",
+            summary = "Rate a memory helpful or unhelpful", description = "Seed 004 memory_feedback: an explicit "
             + "signal; the project's signal weights learn from it; confidence is recomputed.")
     public Uni<FeedbackResult> feedback(@PathParam("id") String id, @Valid @NotNull Requests.Feedback body) {
         return bank.feedback(caller(), memoryId(id), body.helpful(), body.sessionId())
@@ -166,7 +178,8 @@ public class MemoryResource {
     @POST
     @Path("/memories/{id}/outcome")
     @RolesAllowed(Scopes.INGEST)
-    @Operation(summary = "Report a task's outcome after using a memory", description = "Seed 004 memory_outcome.")
+    @Operation(operationId = "reportOutcome",
+            summary = "Report a task's outcome after using a memory", description = "Seed 004 memory_outcome.")
     public Uni<OutcomeResult> outcome(@PathParam("id") String id, @Valid @NotNull Requests.Outcome body) {
         return bank.outcome(caller(), memoryId(id), body.succeeded(), body.sessionId())
                 .map(row -> new OutcomeResult(true, MemoryJson.round(row.confidence()),

@@ -16,9 +16,10 @@ public final class Requests {
     /**
      * Text the embedding model can embed: at least one character above U+0020. Spaces and control characters alone
      * are nothing to it ({@code @NotBlank} and {@link String#isBlank} let controls such as U+0001 through, and the
-     * model then fails). {@link #hasText} is the same rule where no bean validation runs (MCP tools).
+     * model then fails). {@link #hasText} is the same rule where no bean validation runs (MCP tools). Written without
+     * inline flags, as ECMA 262 reads it too: the published OpenAPI document carries it as the field's pattern.
      */
-    public static final String TEXT = "(?s)[\\x00-\\x20]*[^\\x00-\\x20].*";
+    public static final String TEXT = "[\\x00-\\x20]*[^\\x00-\\x20][\\s\\S]*";
     static final String TEXT_MESSAGE = "must contain text, not only spaces or control characters";
 
     /** {@link #TEXT} as a test. */
@@ -26,8 +27,11 @@ public final class Requests {
         return value != null && !value.trim().isEmpty();
     }
 
-    /** Project ids and session ids: what fits in a URL path segment without escaping. */
-    public static final String ID = "[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}";
+    /**
+     * Project ids and session ids: what fits in a URL path segment without escaping. Anchored: the published OpenAPI
+     * document carries it, and JSON Schema patterns match anywhere in a value.
+     */
+    public static final String ID = "^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$";
 
     private Requests() {
     }
@@ -37,7 +41,7 @@ public final class Requests {
             @NotBlank @Pattern(regexp = TEXT, message = TEXT_MESSAGE) @Size(max = 200) String title,
             @Size(max = 2_000) String description,
             @NotBlank @Pattern(regexp = TEXT, message = TEXT_MESSAGE) @Size(max = 20_000) String content,
-            @NotNull @Pattern(regexp = "success|failure", message = "must be success or failure") String outcome,
+            @NotNull @Pattern(regexp = "^(success|failure)$", message = "must be success or failure") String outcome,
             @Size(max = 32) List<@NotBlank @Size(max = 64) String> tags,
             @Size(max = 100) List<@NotNull @Pattern(regexp = ID) String> sourceSessionIds) {
     }

@@ -16,6 +16,7 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -42,7 +43,8 @@ public class ReadModelAdmin {
 
     @POST
     @Path("/retention")
-    @Operation(summary = "Apply retention now", description = "What the scheduled job does every "
+    @Operation(operationId = "applyRetention",
+            summary = "Apply retention now", description = "What the scheduled job does every "
             + "hindsight.query.retention.interval: deletes rows older than their event type's retention from the "
             + "read models; answers the rows deleted per table.")
     public Uni<java.util.Map<String, Long>> applyRetention() {
@@ -50,7 +52,8 @@ public class ReadModelAdmin {
     }
 
     @GET
-    @Operation(summary = "Read-model generations", description = "state current (readers use it), building (a "
+    @Operation(operationId = "listReadModels",
+            summary = "Read-model generations", description = "state current (readers use it), building (a "
             + "rebuild filling it: backfill_position against backfill_until) or retired (dropped after a grace period).")
     public Uni<List<Generations.Status>> list() {
         return generations.list();
@@ -58,9 +61,11 @@ public class ReadModelAdmin {
 
     @POST
     @Path("/rebuild")
-    @Operation(summary = "Rebuild every read model from offset zero", description = "Answers 202 with the new "
+    @Operation(operationId = "rebuildReadModels",
+            summary = "Rebuild every read model from offset zero", description = "Answers 202 with the new "
             + "generation; follow it with GET /v1/admin/read-models until it is current.")
-    @APIResponse(responseCode = "202", description = "Rebuild started")
+    @APIResponse(responseCode = "202", description = "Rebuild started",
+            content = @Content(schema = @Schema(implementation = Started.class)))
     @APIResponse(responseCode = "409", description = "A rebuild is already running",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> rebuild() {

@@ -2,8 +2,8 @@ package dev.hindsight.query.audit;
 
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
-import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.Problem.FieldError;
+import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.query.projection.Generations;
 import dev.hindsight.query.projection.ReadModel;
@@ -25,7 +25,11 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -108,12 +112,18 @@ public class AuditQueries {
     }
 
     @GET
-    @Operation(summary = "Decision sets, newest first", description = "Seed 002's get_decision_sets: optional "
+    @Operation(operationId = "listDecisionSets",
+            summary = "Decision sets, newest first", description = "Seed 002's get_decision_sets: optional "
             + "session_id, has_shadow (true: only sets with shadow decisions; false: only without), limit 1-1000 "
             + "(default 100).")
-    @APIResponse(responseCode = "200", description = "{\"decision_sets\": [...], \"count\": N}")
+    @APIResponse(responseCode = "200", description = "The decision sets, newest first",
+            content = @Content(schema = @Schema(implementation = AuditShapes.DecisionSets.class)))
     @APIResponse(responseCode = "400", description = "Invalid parameter",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @Parameter(name = "has_shadow", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN))
+    @Parameter(name = "limit", in = ParameterIn.QUERY,
+            schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "" + MAX_LIMIT,
+                    defaultValue = "" + DEFAULT_LIMIT))
     public Uni<JsonObject> list(@QueryParam("session_id") String sessionId, @QueryParam("has_shadow") String hasShadow,
             @QueryParam("limit") String limit) {
         return list(tenant.tenant(), sessionId, hasShadow, limit);
@@ -160,10 +170,12 @@ public class AuditQueries {
 
     @GET
     @Path("/{decisionSetId}")
-    @Operation(summary = "The complete picture of a decision set", description = "Seed 002's correlation: the "
+    @Operation(operationId = "getDecisionSet",
+            summary = "The complete picture of a decision set", description = "Seed 002's correlation: the "
             + "decision set, the behaviour signals on its message, its shadow evaluations and decision comparisons "
             + "(evaluations and comparisons are filled by evaluation-service's events).")
-    @APIResponse(responseCode = "200", description = "{decision_set, signals, evaluations, comparisons}")
+    @APIResponse(responseCode = "200", description = "The decision set, its signals, evaluations and comparisons",
+            content = @Content(schema = @Schema(implementation = AuditShapes.DecisionSetPicture.class)))
     @APIResponse(responseCode = "404", description = "No such decision set for this tenant",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<JsonObject> get(@PathParam("decisionSetId") @Size(max = 128) String decisionSetId) {
@@ -195,10 +207,12 @@ public class AuditQueries {
 
     @GET
     @Path("/{decisionSetId}/evaluations")
-    @Operation(summary = "Shadow evaluations of a decision set", description = "Seed 002's "
+    @Operation(operationId = "listShadowEvaluations",
+            summary = "Shadow evaluations of a decision set", description = "Seed 002's "
             + "get_shadow_evaluations_for_decision_set: every revision of its SHADOW_EVALUATION_COMPLETED, oldest "
             + "first (a late signal adds a revision; the last one is the current score).")
-    @APIResponse(responseCode = "200", description = "{\"evaluations\": [...], \"count\": N}")
+    @APIResponse(responseCode = "200", description = "Every revision, oldest first",
+            content = @Content(schema = @Schema(implementation = AuditShapes.Evaluations.class)))
     @APIResponse(responseCode = "404", description = "No such decision set for this tenant",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<JsonObject> evaluations(@PathParam("decisionSetId") @Size(max = 128) String decisionSetId) {
@@ -265,8 +279,9 @@ public class AuditQueries {
 
         @GET
         @Path("/{messageId}/signals")
-        @Operation(summary = "Behaviour signals on a message, oldest first")
-        @APIResponse(responseCode = "200", description = "{\"signals\": [...], \"count\": N} (empty when none)")
+        @Operation(operationId = "listMessageSignals", summary = "Behaviour signals on a message, oldest first")
+        @APIResponse(responseCode = "200", description = "The signals, oldest first (none: an empty list)",
+                content = @Content(schema = @Schema(implementation = AuditShapes.Signals.class)))
         public Uni<JsonObject> signals(@PathParam("messageId") @Size(max = 128) String messageId) {
             String tenantId = tenant.tenant();
             return generations.current().chain(rm -> AuditQueries.signals(pool, rm, tenantId, messageId))

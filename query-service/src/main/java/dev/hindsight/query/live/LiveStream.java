@@ -43,7 +43,8 @@ public class LiveStream {
     @GET
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Newly projected sessions and decision sets, as server-sent events")
+    @Operation(operationId = "streamChanges",
+            summary = "Newly projected sessions and decision sets, as server-sent events")
     public Multi<Event> stream() {
         String tenantId = tenant.tenant();
         // A committed batch announces all its sessions at once, faster than the response takes them one write at a

@@ -17,8 +17,11 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.jboss.logging.Logger;
 
 /**
@@ -48,15 +51,26 @@ public class Generations {
 
     /** A generation as operators see it. */
     public record Status(int generation, String state, OffsetDateTime createdAt, long backfilledEvents,
-            JsonObject backfillUntil, JsonObject backfillPosition, OffsetDateTime backfillDoneAt,
-            OffsetDateTime switchedAt, OffsetDateTime retiredAt) {
+            @Schema(description = "The offset each partition (topic-partition) is replayed up to")
+            Map<String, Long> backfillUntil,
+            @Schema(description = "The offset each partition has been replayed to") Map<String, Long> backfillPosition,
+            OffsetDateTime backfillDoneAt, OffsetDateTime switchedAt, OffsetDateTime retiredAt) {
 
         static Status from(Row row) {
             return new Status(row.getInteger("generation"), row.getString("state"),
                     row.getOffsetDateTime("created_at"), row.getLong("backfill_events"),
-                    row.getJsonObject("backfill_until"), row.getJsonObject("backfill_position"),
+                    offsets(row.getJsonObject("backfill_until")), offsets(row.getJsonObject("backfill_position")),
                     row.getOffsetDateTime("backfill_done_at"), row.getOffsetDateTime("switched_at"),
                     row.getOffsetDateTime("retired_at"));
+        }
+
+        private static Map<String, Long> offsets(JsonObject json) {
+            if (json == null) {
+                return null;
+            }
+            Map<String, Long> offsets = new TreeMap<>();
+            json.forEach(entry -> offsets.put(entry.getKey(), ((Number) entry.getValue()).longValue()));
+            return offsets;
         }
     }
 

@@ -13,7 +13,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -31,18 +35,26 @@ public class ReasoningResource {
     }
 
     @GET
-    @Operation(summary = "Reasoning logs of trading model-days", description = "Filters job_id, date (YYYY-MM-DD), "
+    @Operation(operationId = "getReasoningUnversioned",
+            summary = "Reasoning logs of trading model-days", description = "Filters job_id, date (YYYY-MM-DD), "
             + "model; include_full_conversation=true adds each session's messages (assistant messages with their "
             + "summary). Pages of at most limit sessions (1 to " + ReasoningQuery.MAX_SESSIONS + ", default "
             + ReasoningQuery.MAX_SESSIONS + "); total counts every matching session, and next_cursor, present when "
             + "more follow, is passed as cursor to get the next page.")
-    @APIResponse(responseCode = "200", description = "{\"sessions\": [...], \"count\": N, \"total\": T, "
-            + "\"next_cursor\": \"...\"}, with an ETag")
+    @APIResponse(responseCode = "200", description = "A page of model-days, with an ETag",
+            content = @Content(schema = @Schema(implementation = ReasoningShapes.ReasoningPage.class)))
     @APIResponse(responseCode = "304", description = "Unchanged since the ETag given in If-None-Match")
     @APIResponse(responseCode = "400", description = "Invalid date, limit or cursor",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     @APIResponse(responseCode = "404", description = "No sessions found matching filters",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @Parameter(name = "If-None-Match", in = ParameterIn.HEADER, schema = @Schema(type = SchemaType.STRING),
+            description = "An ETag this endpoint answered with: 304 while the answer is unchanged")
+    @Parameter(name = "date", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING, format = "date"))
+    @Parameter(name = "include_full_conversation", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN))
+    @Parameter(name = "limit", in = ParameterIn.QUERY,
+            schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "" + ReasoningQuery.MAX_SESSIONS,
+                    defaultValue = "" + ReasoningQuery.MAX_SESSIONS))
     public Uni<Response> get(@QueryParam("job_id") String jobId, @QueryParam("date") String date,
             @QueryParam("model") String model,
             @QueryParam("include_full_conversation") String includeFullConversation,
@@ -65,7 +77,23 @@ public class ReasoningResource {
         }
 
         @GET
-        @Operation(summary = "Reasoning logs of trading model-days (same as GET /reasoning)")
+        @Operation(operationId = "getReasoning",
+                summary = "Reasoning logs of trading model-days (same as GET /reasoning)")
+        @APIResponse(responseCode = "200", description = "A page of model-days, with an ETag",
+                content = @Content(schema = @Schema(implementation = ReasoningShapes.ReasoningPage.class)))
+        @APIResponse(responseCode = "304", description = "Unchanged since the ETag given in If-None-Match")
+        @APIResponse(responseCode = "400", description = "Invalid date, limit or cursor",
+                content = @Content(mediaType = Problem.MEDIA_TYPE))
+        @APIResponse(responseCode = "404", description = "No sessions found matching filters",
+                content = @Content(mediaType = Problem.MEDIA_TYPE))
+        @Parameter(name = "If-None-Match", in = ParameterIn.HEADER, schema = @Schema(type = SchemaType.STRING),
+                description = "An ETag this endpoint answered with: 304 while the answer is unchanged")
+        @Parameter(name = "date", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING, format = "date"))
+        @Parameter(name = "include_full_conversation", in = ParameterIn.QUERY,
+                schema = @Schema(type = SchemaType.BOOLEAN))
+        @Parameter(name = "limit", in = ParameterIn.QUERY,
+                schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "" + ReasoningQuery.MAX_SESSIONS,
+                        defaultValue = "" + ReasoningQuery.MAX_SESSIONS))
         public Uni<Response> get(@QueryParam("job_id") String jobId, @QueryParam("date") String date,
                 @QueryParam("model") String model,
                 @QueryParam("include_full_conversation") String includeFullConversation,

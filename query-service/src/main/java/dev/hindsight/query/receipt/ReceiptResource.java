@@ -63,7 +63,8 @@ public class ReceiptResource {
 
     @GET
     @Path("/{eventId}")
-    @Operation(summary = "Has this event been projected yet?", description = "status is projected (with the read "
+    @Operation(operationId = "getReceipt",
+            summary = "Has this event been projected yet?", description = "status is projected (with the read "
             + "models that applied it) or pending.")
     public Uni<ReceiptStatus> get(@PathParam("eventId") UUID eventId) {
         String tenantId = tenant.tenant();

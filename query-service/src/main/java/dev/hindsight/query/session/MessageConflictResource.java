@@ -60,7 +60,7 @@ public class MessageConflictResource {
      * fingerprints) the fields it is computed from.
      */
     public record Candidate(@NotNull @Size(max = 128) String sessionId, @NotNull @Min(0) Integer messageIndex,
-            @Pattern(regexp = "[0-9a-f]{64}") String fingerprint, String role, String content, String toolName,
+            @Pattern(regexp = "^[0-9a-f]{64}$") String fingerprint, String role, String content, String toolName,
             String toolInput) {
 
         @AssertTrue(message = "needs fingerprint, or role and content")
@@ -94,7 +94,8 @@ public class MessageConflictResource {
     }
 
     @POST
-    @Operation(summary = "Messages that conflict with recorded ones", description = "Answers the candidates (by "
+    @Operation(operationId = "checkMessageConflicts",
+            summary = "Messages that conflict with recorded ones", description = "Answers the candidates (by "
             + "position, from 0) whose session already has a different message at that index in the read model.")
     @APIResponse(responseCode = "200", description = "{\"conflicts\": [...]} (empty when none)")
     @APIResponse(responseCode = "400", description = "Invalid request", content = @Content(mediaType = Problem.MEDIA_TYPE))

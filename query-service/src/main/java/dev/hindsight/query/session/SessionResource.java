@@ -1,5 +1,7 @@
 package dev.hindsight.query.session;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
@@ -7,8 +9,6 @@ import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.query.cache.ReadCache;
 import dev.hindsight.query.cache.Rendered;
 import dev.hindsight.query.projection.Generations;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Size;
@@ -23,9 +23,12 @@ import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -56,13 +59,23 @@ public class SessionResource {
     }
 
     @GET
-    @Operation(summary = "List sessions, newest first", description = "Filters: kind (trading, chat, debug), model, "
+    @Operation(operationId = "listSessions",
+            summary = "List sessions, newest first", description = "Filters: kind (trading, chat, debug), model, "
             + "outcome (success, failure, unknown), qa_status (pending, completed, failed), label (key=value, "
             + "exactly), from / to (date or ISO-8601 timestamp, on the session's start). Pass next_cursor back as "
             + "cursor for the next page; limit 1-200, default 50.")
     @APIResponse(responseCode = "200", description = "A page of sessions")
     @APIResponse(responseCode = "400", description = "Invalid filter, limit or cursor",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @Parameter(name = "kind", in = ParameterIn.QUERY,
+            schema = @Schema(type = SchemaType.STRING, enumeration = {"trading", "chat", "debug"}))
+    @Parameter(name = "outcome", in = ParameterIn.QUERY,
+            schema = @Schema(type = SchemaType.STRING, enumeration = {"success", "failure", "unknown"}))
+    @Parameter(name = "qa_status", in = ParameterIn.QUERY,
+            schema = @Schema(type = SchemaType.STRING, enumeration = {"pending", "completed", "failed"}))
+    @Parameter(name = "limit", in = ParameterIn.QUERY,
+            schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "" + SessionListing.MAX_LIMIT,
+                    defaultValue = "" + SessionListing.DEFAULT_LIMIT))
     public Uni<SessionListing.Page> list(@QueryParam("kind") String kind, @QueryParam("model") String model,
             @QueryParam("outcome") String outcome, @QueryParam("qa_status") String qaStatus,
             @QueryParam("label") String label, @QueryParam("from") String from, @QueryParam("to") String to,
@@ -73,14 +86,18 @@ public class SessionResource {
 
     @GET
     @Path("/{sessionId}")
-    @Operation(summary = "A session with its messages in order and each message's thinking steps in exact order, "
+    @Operation(operationId = "getSession",
+            summary = "A session with its messages in order and each message's thinking steps in exact order, "
             + "plus positions, trace activities, summaries and QA results")
     @APIResponse(responseCode = "200", description = "The session",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = SessionView.class)),
-            headers = @Header(name = "ETag", description = "Send it back as If-None-Match to get 304 while unchanged"))
+            headers = @Header(name = "ETag", schema = @Schema(type = SchemaType.STRING),
+                    description = "Send it back as If-None-Match to get 304 while unchanged"))
     @APIResponse(responseCode = "304", description = "Unchanged since the ETag given in If-None-Match")
     @APIResponse(responseCode = "404", description = "No such session for this tenant",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @Parameter(name = "If-None-Match", in = ParameterIn.HEADER, schema = @Schema(type = SchemaType.STRING),
+            description = "An ETag this endpoint answered with: 304 while the answer is unchanged")
     public Uni<Response> get(@PathParam("sessionId") @Size(max = 128) String sessionId, @Context Request request) {
         String tenantId = tenant.tenant();
         return generations.current().chain(rm -> cache.session(tenantId, sessionId, rm.generation(),

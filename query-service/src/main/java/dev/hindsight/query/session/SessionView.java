@@ -2,12 +2,15 @@ package dev.hindsight.query.session;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Row;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * A session as dashboards read it: its attributes, summaries and QA results, its messages in conversation order with
@@ -15,9 +18,35 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionView(String sessionId, String kind, OffsetDateTime startedAt, OffsetDateTime completedAt,
-        String outcome, Trading trading, @JsonRawValue String attributes, @JsonRawValue String labels,
+        String outcome, Trading trading,
+        @JsonRawValue @Schema(type = SchemaType.OBJECT, description = "The kind's attributes as recorded",
+                additionalProperties = JsonNode.class) String attributes,
+        @JsonRawValue @Schema(type = SchemaType.OBJECT, additionalProperties = String.class) String labels,
         int totalMessages, String sessionSummary, String finalCodeDiff, QaResults qaResults,
-        List<MessageView> messages, @JsonRawValue String positions, @JsonRawValue String activities) {
+        List<MessageView> messages,
+        @JsonRawValue @Schema(type = SchemaType.ARRAY, implementation = Position.class) String positions,
+        @JsonRawValue @Schema(type = SchemaType.ARRAY, implementation = Activity.class) String activities) {
+
+    // The JSON columns are written to the answer as stored (@JsonRawValue); these records only describe them in the
+    // published document.
+
+    /** Seed 000: one trading action with the portfolio after it, in action order. */
+    public record Position(int actionId, String actionType, String symbol, Double amount, Double price,
+            Double cashAfter, Double portfolioValue, Double dailyProfit, Double dailyReturnPct) {
+    }
+
+    /** Seed 003: one trace event, in the trace's order. */
+    public record Activity(String eventId, String timestamp, String eventType, JsonNode payload) {
+    }
+
+    /** Seed 001: one reasoning block or tool call of a message, at its exact position. */
+    public record ThinkingStep(int stepOrder, String stepType, String content, String toolName, JsonNode toolArguments,
+            String toolResult, String toolError) {
+    }
+
+    /** Seed 001's legacy tool list entry, for readers that know only {@code reasoning} and {@code tools}. */
+    public record LegacyTool(String toolName, JsonNode toolArguments, String toolResult, String toolError) {
+    }
 
     /** Seed 000's model-day. */
     public record Trading(String jobId, LocalDate date, String model) {
@@ -25,7 +54,9 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
 
     /** Seed 003's qa_results: pending until the QA judge has scored the session. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record QaResults(String status, Double score, @JsonRawValue String rubric, String reason,
+    public record QaResults(String status, Double score,
+            @JsonRawValue @Schema(type = SchemaType.OBJECT, description = "The judge's scores, dimension by dimension")
+            String rubric, String reason,
             OffsetDateTime judgedAt) {
 
         static QaResults from(Row row) {
@@ -48,8 +79,10 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record MessageView(int messageIndex, String role, String content, String summary, String toolName,
-            String toolInput, OffsetDateTime timestamp, @JsonRawValue String thinkingSteps,
-            Boolean thinkingStepsReconstructed, String reasoning, @JsonRawValue String tools,
+            String toolInput, OffsetDateTime timestamp,
+            @JsonRawValue @Schema(type = SchemaType.ARRAY, implementation = ThinkingStep.class) String thinkingSteps,
+            Boolean thinkingStepsReconstructed, String reasoning,
+            @JsonRawValue @Schema(type = SchemaType.ARRAY, implementation = LegacyTool.class) String tools,
             Boolean reasoningAndToolsDerived, Usage usage) {
 
         public MessageView(int messageIndex, String role, String content, String summary, String toolName,

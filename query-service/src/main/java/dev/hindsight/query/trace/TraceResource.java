@@ -1,5 +1,7 @@
 package dev.hindsight.query.trace;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
@@ -9,6 +11,7 @@ import dev.hindsight.query.cache.Rendered;
 import dev.hindsight.query.projection.Generations;
 import dev.hindsight.query.reasoning.Times;
 import dev.hindsight.query.session.SessionRepository;
+import dev.hindsight.query.session.SessionView;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -25,9 +28,15 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
+import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -58,12 +67,16 @@ public class TraceResource {
 
     @GET
     @Path("/{traceId}")
-    @Operation(summary = "A debugging trace with its QA results", description = "qa_results.status is pending until "
+    @Operation(operationId = "getTrace",
+            summary = "A debugging trace with its QA results", description = "qa_results.status is pending until "
             + "the QA judge has scored the trace, then completed (score 0-100, rubric, judged_at) or failed (reason).")
-    @APIResponse(responseCode = "200", description = "The trace (with an ETag; If-None-Match gets 304 while unchanged)")
+    @APIResponse(responseCode = "200", description = "The trace (with an ETag; If-None-Match gets 304 while unchanged)",
+            content = @Content(schema = @Schema(implementation = Trace.class)))
     @APIResponse(responseCode = "304", description = "Unchanged since the ETag given in If-None-Match")
     @APIResponse(responseCode = "404", description = "No such trace for this tenant",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @Parameter(name = "If-None-Match", in = ParameterIn.HEADER, schema = @Schema(type = SchemaType.STRING),
+            description = "An ETag this endpoint answered with: 304 while the answer is unchanged")
     public Uni<Response> get(@PathParam("traceId") @Size(max = 128) String traceId, @Context Request request) {
         String tenantId = tenant.tenant();
         return generations.current().chain(rm -> cache.trace(tenantId, traceId, rm.generation(),
@@ -101,5 +114,21 @@ public class TraceResource {
                 .put("outcome", row.getString("outcome"))
                 .put("events", row.getJsonArray("activities"))
                 .put("qa_results", qa);
+    }
+
+    // The answer is built as JSON (trace above); these records only describe it in the published document.
+
+    /** Seed 003's trace as recorded, with its events in order and the QA judge's results. */
+    public record Trace(String traceId, String developerId, String taskId, String taskDescription, String repoUrl,
+            String repoCommitHash, OffsetDateTime startTimestamp, OffsetDateTime endTimestamp,
+            @JsonProperty("Final_code_diff") String finalCodeDiff, String outcome, List<SessionView.Activity> events,
+            TraceQaResults qaResults) {
+    }
+
+    /** pending until the judge has scored the trace; then completed (score, rubric) or failed (reason). */
+    public record TraceQaResults(@Schema(enumeration = {"pending", "completed", "failed"}) String status, Double score,
+            @Schema(type = SchemaType.OBJECT, description = "The judge's scores, dimension by dimension")
+            JsonNode rubric,
+            OffsetDateTime judgedAt, String reason) {
     }
 }

@@ -2,8 +2,8 @@ package dev.hindsight.query.versions;
 
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
-import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.Problem.FieldError;
+import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.query.projection.Generations;
 import dev.hindsight.query.versions.LeaderboardStats.Interval;
@@ -27,7 +27,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -80,13 +84,17 @@ public class LeaderboardResource {
     }
 
     @GET
-    @Operation(summary = "Classifier versions ranked by Reality Alignment Score", description = "Optional from / to "
+    @Operation(operationId = "getLeaderboard",
+            summary = "Classifier versions ranked by Reality Alignment Score", description = "Optional from / to "
             + "(YYYY-MM-DD, evaluation time, to exclusive). Per version and role (active or shadow): evaluations, "
             + "mean score with its 95% interval; for shadows, wins / ties / losses against the active decision on "
             + "the same messages, the paired difference with its 95% interval, and a recommendation: promote only "
             + "when that interval is above zero over at least hindsight.query.leaderboard.min-evaluations (30).")
-    @APIResponse(responseCode = "200", description = "{\"versions\": [...], \"min_evaluations\": N}")
+    @APIResponse(responseCode = "200", description = "Every version's standing",
+            content = @Content(schema = @Schema(implementation = Leaderboard.class)))
     @APIResponse(responseCode = "400", description = "Invalid date", content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @Parameter(name = "from", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING, format = "date"))
+    @Parameter(name = "to", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING, format = "date"))
     public Uni<JsonObject> leaderboard(@QueryParam("from") String from, @QueryParam("to") String to) {
         return leaderboard(tenant.tenant(), from, to);
     }
@@ -154,5 +162,22 @@ public class LeaderboardResource {
             errors.add(new FieldError(field, "must be a date YYYY-MM-DD"));
             return otherwise;
         }
+    }
+
+    // The answer is built as JSON (entry below); these records only describe it in the published document.
+
+    /** The leaderboard: every version evaluated in the window. */
+    public record Leaderboard(List<Standing> versions, long minEvaluations) {
+    }
+
+    /**
+     * A version's standing: its mean Reality Alignment Score with a 95% interval (null below two evaluations); a
+     * shadow version also its record against the active decision and what that says.
+     */
+    public record Standing(String version, @Schema(enumeration = {"active", "shadow"}) String role, long evaluations,
+            double meanScore, List<Double> scoreCi95, Long wins, Long ties, Long losses, Double meanDifference,
+            List<Double> differenceCi95,
+            @Schema(enumeration = {"promote", "do_not_promote", "inconclusive", "keep_shadowing"})
+            String recommendation) {
     }
 }
