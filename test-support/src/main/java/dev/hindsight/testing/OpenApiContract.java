@@ -18,10 +18,13 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Every REST call a test makes, checked against the service's own published OpenAPI document ({@code /q/openapi}):
+ * Every REST call a test makes to a Hindsight service (the application a Quarkus test runs, or a packaged service
+ * started with {@link PackagedService}; not the registry or anything else), checked against the service's own
+ * published OpenAPI document ({@code /q/openapi}):
  * the answer (status, media type, body) must be one the document describes for that operation, a call to a path or
  * method the document does not have fails, and a request that was accepted (2xx) must be one the document describes.
  * A request the service refused is not checked against the document: tests send invalid requests on purpose, and the
@@ -36,8 +39,15 @@ public final class OpenApiContract implements Filter {
 
     private static final OpenApiContract INSTANCE = new OpenApiContract();
     private final Map<String, OpenApiInteractionValidator> validators = new ConcurrentHashMap<>();
+    private final Set<String> services = ConcurrentHashMap.newKeySet();
 
     private OpenApiContract() {
+    }
+
+    /** Holds calls to the service at {@code baseUrl} (scheme, host and port) to its document too. */
+    public static void hold(String baseUrl) {
+        URI uri = URI.create(baseUrl);
+        INSTANCE.services.add(uri.getScheme() + "://" + uri.getAuthority());
     }
 
     /** Adds the check to every RestAssured call of this JVM (once). */
@@ -90,11 +100,13 @@ public final class OpenApiContract implements Filter {
             FilterContext context) {
         URI uri = URI.create(request.getURI());
         Response response = context.next(request, expected);
-        if (notApi(uri.getPath())) {
+        String base = uri.getScheme() + "://" + uri.getAuthority();
+        // The application under test of a Quarkus test is on RestAssured's port.
+        if (notApi(uri.getPath()) || !(services.contains(base) || uri.getPort() == RestAssured.port)) {
             return response;
         }
-        OpenApiInteractionValidator validator = validators.computeIfAbsent(uri.getScheme() + "://" + uri.getAuthority(),
-                base -> validator(base + "/q/openapi?format=json"));
+        OpenApiInteractionValidator validator = validators.computeIfAbsent(base,
+                service -> validator(service + "/q/openapi?format=json"));
         Request sent = RestAssuredRequest.of(request);
         ValidationReport report = validator.validateResponse(uri.getPath(), sent.getMethod(),
                 RestAssuredResponse.of(response));

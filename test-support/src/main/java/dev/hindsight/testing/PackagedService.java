@@ -42,6 +42,10 @@ public final class PackagedService implements AutoCloseable {
      * shared test broker, which is then not started.
      */
     public static PackagedService start(String name, String instance, int port, Map<String, String> config) {
+        if (Boolean.getBoolean("hindsight.test.openapi-contract")) {
+            OpenApiContract.install();
+            OpenApiContract.hold("http://127.0.0.1:" + port);
+        }
         Path jar = Path.of(System.getProperty("hindsight." + name + ".jar", name + "-service/target/quarkus-app/"
                 + "quarkus-run.jar"));
         if (!Files.isRegularFile(jar)) {
