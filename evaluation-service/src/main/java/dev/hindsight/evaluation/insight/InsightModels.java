@@ -1,9 +1,9 @@
 package dev.hindsight.evaluation.insight;
 
 import dev.hindsight.evaluation.config.EvaluationConfig;
-import dev.hindsight.evaluation.llm.ChatCompletionsClient;
-import dev.hindsight.evaluation.llm.LlmJudge;
-import dev.hindsight.evaluation.llm.LlmSummarizer;
+import dev.hindsight.evaluation.insight.llm.ChatCompletionsClient;
+import dev.hindsight.evaluation.insight.llm.LlmJudge;
+import dev.hindsight.evaluation.insight.llm.LlmSummarizer;
 import jakarta.inject.Singleton;
 import java.util.HashMap;
 import java.util.Locale;

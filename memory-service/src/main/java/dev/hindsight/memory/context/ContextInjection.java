@@ -2,10 +2,10 @@ package dev.hindsight.memory.context;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.hindsight.memory.api.MemoryJson;
 import dev.hindsight.memory.bank.Caller;
 import dev.hindsight.memory.bank.Found;
 import dev.hindsight.memory.bank.MemoryBank;
+import dev.hindsight.memory.scrub.SecretScrubber;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.HashSet;
@@ -19,6 +19,8 @@ import java.util.Set;
  */
 @ApplicationScoped
 public class ContextInjection {
+
+    private static final SecretScrubber SCRUBBER = new SecretScrubber();
 
     private final MemoryBank bank;
 
@@ -41,9 +43,9 @@ public class ContextInjection {
                 .flatMap(found -> bank.orNotFound(caller.tenant(), project, found))
                 .map(found -> {
                     List<ContextMemory> memories = found.stream().map(f -> new ContextMemory(
-                            f.memory().id().toString(), MemoryJson.SCRUBBER.scrub(f.memory().title()),
-                            MemoryJson.SCRUBBER.scrub(f.memory().description()),
-                            MemoryJson.SCRUBBER.scrub(f.memory().content()), f.memory().outcome(),
+                            f.memory().id().toString(), SCRUBBER.scrub(f.memory().title()),
+                            SCRUBBER.scrub(f.memory().description()),
+                            SCRUBBER.scrub(f.memory().content()), f.memory().outcome(),
                             f.memory().confidence(), f.memory().tags())).toList();
                     ContextBlock.Rendered rendered = ContextBlock.render(task, memories, budget);
                     Set<String> included = new HashSet<>(rendered.includedIds());

@@ -1,9 +1,6 @@
 package dev.hindsight.query.audit;
 
-import dev.hindsight.platform.auth.Scopes;
-import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem.FieldError;
-import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.query.projection.Generations;
 import dev.hindsight.query.projection.ReadModel;
@@ -14,33 +11,15 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.annotation.security.RolesAllowed;
-import jakarta.validation.constraints.Size;
-import jakarta.ws.rs.GET;
-import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.MediaType;
+import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * Seed 002's audit queries over HTTP. Events come back as the seed's audit events:
+ * Seed 002's audit queries, which {@link AuditResource} serves. Events come back as the seed's audit events:
  * {@code {"event_id", "event_type", "level", "payload": {...}}}, the JSON built by PostgreSQL in the same query.
  */
-@Path("/v1/decision-sets")
-@Tag(name = "Audit (seed 002)")
-@Produces(MediaType.APPLICATION_JSON)
-@RolesAllowed(Scopes.READ)
+@ApplicationScoped
 public class AuditQueries {
 
     static final int DEFAULT_LIMIT = 100;
@@ -103,33 +82,13 @@ public class AuditQueries {
 
     private final Pool pool;
     private final Generations generations;
-    private final TenantContext tenant;
 
-    public AuditQueries(Pool pool, Generations generations, TenantContext tenant) {
+    public AuditQueries(Pool pool, Generations generations) {
         this.pool = pool;
         this.generations = generations;
-        this.tenant = tenant;
     }
 
-    @GET
-    @Operation(operationId = "listDecisionSets",
-            summary = "Decision sets, newest first", description = "Seed 002's get_decision_sets: optional "
-            + "session_id, has_shadow (true: only sets with shadow decisions; false: only without), limit 1-1000 "
-            + "(default 100).")
-    @APIResponse(responseCode = "200", description = "The decision sets, newest first",
-            content = @Content(schema = @Schema(implementation = AuditShapes.DecisionSets.class)))
-    @APIResponse(responseCode = "400", description = "Invalid parameter",
-            content = @Content(mediaType = Problem.MEDIA_TYPE))
-    @Parameter(name = "has_shadow", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.BOOLEAN))
-    @Parameter(name = "limit", in = ParameterIn.QUERY,
-            schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = "" + MAX_LIMIT,
-                    defaultValue = "" + DEFAULT_LIMIT))
-    public Uni<JsonObject> list(@QueryParam("session_id") String sessionId, @QueryParam("has_shadow") String hasShadow,
-            @QueryParam("limit") String limit) {
-        return list(tenant.tenant(), sessionId, hasShadow, limit);
-    }
-
-    /** {@link #list} for {@code tenantId} (the console reads with the tenant of the viewer it signed in). */
+    /** The decision sets of {@code tenantId}, newest first ({@code decision_sets}, {@code count}). */
     public Uni<JsonObject> list(String tenantId, String sessionId, String hasShadow, String limit) {
         List<FieldError> errors = new ArrayList<>();
         Boolean shadow = null;
@@ -168,21 +127,7 @@ public class AuditQueries {
                 });
     }
 
-    @GET
-    @Path("/{decisionSetId}")
-    @Operation(operationId = "getDecisionSet",
-            summary = "The complete picture of a decision set", description = "Seed 002's correlation: the "
-            + "decision set, the behaviour signals on its message, its shadow evaluations and decision comparisons "
-            + "(evaluations and comparisons are filled by evaluation-service's events).")
-    @APIResponse(responseCode = "200", description = "The decision set, its signals, evaluations and comparisons",
-            content = @Content(schema = @Schema(implementation = AuditShapes.DecisionSetPicture.class)))
-    @APIResponse(responseCode = "404", description = "No such decision set for this tenant",
-            content = @Content(mediaType = Problem.MEDIA_TYPE))
-    public Uni<JsonObject> get(@PathParam("decisionSetId") @Size(max = 128) String decisionSetId) {
-        return get(tenant.tenant(), decisionSetId);
-    }
-
-    /** {@link #get} for {@code tenantId}. */
+    /** The decision set with its signals, evaluations and comparisons. */
     public Uni<JsonObject> get(String tenantId, String decisionSetId) {
         return generations.current().chain(rm -> pool.preparedQuery(rm.sql(ONE))
                 .execute(Tuple.of(tenantId, decisionSetId)).chain(rows -> {
@@ -205,18 +150,9 @@ public class AuditQueries {
                 }));
     }
 
-    @GET
-    @Path("/{decisionSetId}/evaluations")
-    @Operation(operationId = "listShadowEvaluations",
-            summary = "Shadow evaluations of a decision set", description = "Seed 002's "
-            + "get_shadow_evaluations_for_decision_set: every revision of its SHADOW_EVALUATION_COMPLETED, oldest "
-            + "first (a late signal adds a revision; the last one is the current score).")
-    @APIResponse(responseCode = "200", description = "Every revision, oldest first",
-            content = @Content(schema = @Schema(implementation = AuditShapes.Evaluations.class)))
-    @APIResponse(responseCode = "404", description = "No such decision set for this tenant",
-            content = @Content(mediaType = Problem.MEDIA_TYPE))
-    public Uni<JsonObject> evaluations(@PathParam("decisionSetId") @Size(max = 128) String decisionSetId) {
-        Tuple key = Tuple.of(tenant.tenant(), decisionSetId);
+    /** Every revision of the set's evaluation, oldest first ({@code evaluations}, {@code count}). */
+    public Uni<JsonObject> evaluations(String tenantId, String decisionSetId) {
+        Tuple key = Tuple.of(tenantId, decisionSetId);
         // Whether the set exists and its evaluations are independent reads: pipelined on one connection, one round trip.
         return generations.current().chain(rm -> pool.withConnection(connection -> Uni.combine().all().unis(
                         connection.preparedQuery(rm.sql(EXISTS)).execute(key),
@@ -228,6 +164,12 @@ public class AuditQueries {
                     JsonArray evaluations = events(found.getItem2());
                     return new JsonObject().put("evaluations", evaluations).put("count", evaluations.size());
                 });
+    }
+
+    /** The behaviour signals on a message, oldest first ({@code signals}, {@code count}). */
+    public Uni<JsonObject> signals(String tenantId, String messageId) {
+        return generations.current().chain(rm -> signals(pool, rm, tenantId, messageId))
+                .map(signals -> new JsonObject().put("signals", signals).put("count", signals.size()));
     }
 
     static Uni<JsonArray> signals(SqlClient client, ReadModel rm, String tenantId, String messageId) {
@@ -258,34 +200,5 @@ public class AuditQueries {
         }
         errors.add(new FieldError("limit", "must be an integer between 1 and " + MAX_LIMIT));
         return DEFAULT_LIMIT;
-    }
-
-    /** {@code GET /v1/messages/{message_id}/signals}: seed 002's get_user_behavior_signals_for_message. */
-    @Path("/v1/messages")
-    @Tag(name = "Audit (seed 002)")
-    @Produces(MediaType.APPLICATION_JSON)
-    @RolesAllowed(Scopes.READ)
-    public static class MessageSignals {
-
-        private final Pool pool;
-        private final Generations generations;
-        private final TenantContext tenant;
-
-        public MessageSignals(Pool pool, Generations generations, TenantContext tenant) {
-            this.pool = pool;
-            this.generations = generations;
-            this.tenant = tenant;
-        }
-
-        @GET
-        @Path("/{messageId}/signals")
-        @Operation(operationId = "listMessageSignals", summary = "Behaviour signals on a message, oldest first")
-        @APIResponse(responseCode = "200", description = "The signals, oldest first (none: an empty list)",
-                content = @Content(schema = @Schema(implementation = AuditShapes.Signals.class)))
-        public Uni<JsonObject> signals(@PathParam("messageId") @Size(max = 128) String messageId) {
-            String tenantId = tenant.tenant();
-            return generations.current().chain(rm -> AuditQueries.signals(pool, rm, tenantId, messageId))
-                    .map(signals -> new JsonObject().put("signals", signals).put("count", signals.size()));
-        }
     }
 }

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.hindsight.query.change.Change;
 import dev.hindsight.query.change.ChangeCodec;
+import dev.hindsight.query.change.ChangeListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
@@ -35,7 +36,7 @@ import org.jboss.logging.Logger;
  * p99 of such reads rose by a third (docs/benchmarks.md).
  */
 @ApplicationScoped
-public class ReadCache {
+public class ReadCache implements ChangeListener {
 
     private static final Logger LOG = Logger.getLogger(ReadCache.class);
     static final String SESSION = "session";
@@ -176,6 +177,7 @@ public class ReadCache {
     }
 
     /** Drops every answer the changes may have made stale. */
+    @Override
     public void invalidate(List<Change> changes) {
         for (Change change : changes) {
             if (ChangeCodec.EVERYTHING.equals(change.kind())) {
@@ -219,6 +221,7 @@ public class ReadCache {
     }
 
     /** The change feed listens: start keeping answers, from empty. */
+    @Override
     public void open() {
         answers.synchronous().invalidateAll();
         open = true;
@@ -226,6 +229,7 @@ public class ReadCache {
     }
 
     /** The change feed stopped listening: changes may go unannounced, so keep nothing until it listens again. */
+    @Override
     public void close() {
         open = false;
         answers.synchronous().invalidateAll();

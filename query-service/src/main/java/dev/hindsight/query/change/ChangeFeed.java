@@ -1,6 +1,5 @@
 package dev.hindsight.query.change;
 
-import dev.hindsight.query.cache.ReadCache;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
 import io.quarkus.runtime.ShutdownEvent;
@@ -26,7 +25,7 @@ import org.jboss.logging.Logger;
  * What the live projection committed, told to every query-service replica (ADR 0009). The projection announces its
  * changes with PostgreSQL {@code NOTIFY} inside the transaction that makes them, so they are delivered exactly when
  * the transaction commits, and to every replica listening, whichever replica's partitions they came from. Each replica
- * holds one connection that {@code LISTEN}s: heard changes drop cached answers ({@link ReadCache}) and go to the live
+ * holds one connection that {@code LISTEN}s: heard changes drop cached answers (its {@link ChangeListener}, the read cache) and go to the live
  * stream. While the connection is down the cache is closed, and it reopens empty once listening again. The listening
  * connection is taken from the service's own pool, so it has the datasource's credentials and TLS settings, and kept
  * for as long as it lives (one connection fewer for queries).
@@ -44,7 +43,7 @@ public class ChangeFeed {
 
     private final Pool pool;
     private final Vertx vertx;
-    private final ReadCache cache;
+    private final ChangeListener cache;
     private final BroadcastProcessor<Change> live = BroadcastProcessor.create();
     private volatile Listener listening;
     private volatile boolean stopped;
@@ -79,7 +78,7 @@ public class ChangeFeed {
         }
     }
 
-    public ChangeFeed(Pool pool, Vertx vertx, ReadCache cache) {
+    public ChangeFeed(Pool pool, Vertx vertx, ChangeListener cache) {
         this.pool = pool;
         this.vertx = vertx;
         this.cache = cache;

@@ -4,7 +4,7 @@ import static dev.hindsight.query.console.ConsoleAccess.given;
 
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.query.audit.AuditQueries;
-import dev.hindsight.query.versions.LeaderboardResource;
+import dev.hindsight.query.versions.LeaderboardQuery;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
@@ -30,9 +30,9 @@ public class AuditPages {
 
     private final ConsoleAccess access;
     private final AuditQueries audit;
-    private final LeaderboardResource leaderboard;
+    private final LeaderboardQuery leaderboard;
 
-    public AuditPages(ConsoleAccess access, AuditQueries audit, LeaderboardResource leaderboard) {
+    public AuditPages(ConsoleAccess access, AuditQueries audit, LeaderboardQuery leaderboard) {
         this.access = access;
         this.audit = audit;
         this.leaderboard = leaderboard;

@@ -9,15 +9,8 @@ import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.query.cache.ReadCache;
 import dev.hindsight.query.cache.Rendered;
 import dev.hindsight.query.projection.Generations;
-import dev.hindsight.query.reasoning.Times;
-import dev.hindsight.query.session.SessionRepository;
 import dev.hindsight.query.session.SessionView;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.GET;
@@ -50,16 +43,13 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @RolesAllowed(Scopes.READ)
 public class TraceResource {
 
-    private static final String SELECT = "SELECT s.*, " + SessionRepository.ACTIVITIES + " AS activities "
-            + "FROM {rm}.session s WHERE s.tenant_id = $1 AND s.session_id = $2 AND s.kind = 'debug'";
-
-    private final Pool pool;
+    private final TraceRepository traces;
     private final Generations generations;
     private final TenantContext tenant;
     private final ReadCache cache;
 
-    public TraceResource(Pool pool, Generations generations, TenantContext tenant, ReadCache cache) {
-        this.pool = pool;
+    public TraceResource(TraceRepository traces, Generations generations, TenantContext tenant, ReadCache cache) {
+        this.traces = traces;
         this.generations = generations;
         this.tenant = tenant;
         this.cache = cache;
@@ -80,43 +70,13 @@ public class TraceResource {
     public Uni<Response> get(@PathParam("traceId") @Size(max = 128) String traceId, @Context Request request) {
         String tenantId = tenant.tenant();
         return generations.current().chain(rm -> cache.trace(tenantId, traceId, rm.generation(),
-                        () -> pool.preparedQuery(rm.sql(SELECT)).execute(Tuple.of(tenantId, traceId)).map(rows -> {
-                            if (rows.size() == 0) {
-                                throw ProblemException.notFound("No trace " + traceId);
-                            }
-                            return Rendered.of(trace(rows.iterator().next()).toBuffer().getBytes(), rm.generation(),
-                                    Set.of(traceId));
-                        })))
+                        () -> traces.find(rm, tenantId, traceId).map(found -> Rendered.of(found
+                                .orElseThrow(() -> ProblemException.notFound("No trace " + traceId))
+                                .toBuffer().getBytes(), rm.generation(), Set.of(traceId)))))
                 .map(answer -> answer.respond(request));
     }
 
-    static JsonObject trace(Row row) {
-        JsonObject attributes = row.getJsonObject("attributes");
-        var score = row.getBigDecimal("qa_score");
-        JsonObject qa = new JsonObject()
-                .put("status", row.getString("qa_status"))
-                .put("score", score == null ? null : score.doubleValue())
-                .put("rubric", row.getJsonObject("qa_rubric"))
-                .put("judged_at", Times.iso(row.getOffsetDateTime("qa_judged_at")));
-        if (row.getString("qa_reason") != null) {
-            qa.put("reason", row.getString("qa_reason"));
-        }
-        return new JsonObject()
-                .put("trace_id", row.getString("session_id"))
-                .put("developer_id", attributes.getString("developer_id"))
-                .put("task_id", attributes.getString("task_id"))
-                .put("task_description", attributes.getString("task_description"))
-                .put("repo_url", attributes.getString("repo_url"))
-                .put("repo_commit_hash", attributes.getString("repo_commit_hash"))
-                .put("start_timestamp", Times.iso(row.getOffsetDateTime("started_at")))
-                .put("end_timestamp", Times.iso(row.getOffsetDateTime("completed_at")))
-                .put("Final_code_diff", row.getString("final_code_diff"))
-                .put("outcome", row.getString("outcome"))
-                .put("events", row.getJsonArray("activities"))
-                .put("qa_results", qa);
-    }
-
-    // The answer is built as JSON (trace above); these records only describe it in the published document.
+    // The answer is built as JSON (TraceRepository); these records only describe it in the published document.
 
     /** Seed 003's trace as recorded, with its events in order and the QA judge's results. */
     public record Trace(String traceId, String developerId, String taskId, String taskDescription, String repoUrl,

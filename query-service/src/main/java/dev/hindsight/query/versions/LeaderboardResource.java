@@ -2,30 +2,16 @@ package dev.hindsight.query.versions;
 
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
-import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.Problem;
-import dev.hindsight.platform.problem.ProblemException;
-import dev.hindsight.query.projection.Generations;
-import dev.hindsight.query.versions.LeaderboardStats.Interval;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.time.LocalDate;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -39,7 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * The classifier version leaderboard (seed 002's migration decisions): per version, over the latest revision of each
  * decision set's evaluation, the number of evaluations, the mean Reality Alignment Score with its 95% interval, and
  * for shadow versions wins / ties / losses against the active decision on the same messages and a promotion
- * recommendation from the paired difference ({@link LeaderboardStats}). One query.
+ * recommendation from the paired difference ({@link LeaderboardStats}), read by {@link LeaderboardQuery}.
  */
 @Path("/v1/versions/leaderboard")
 @Tag(name = "Audit (seed 002)")
@@ -47,40 +33,12 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @RolesAllowed(Scopes.READ)
 public class LeaderboardResource {
 
-    /** Scores closer than this are a tie (they are rounded to 4 decimals when computed). */
-    static final double TIE = 1e-9;
-
-    private static final String LEADERBOARD = """
-            WITH latest AS (
-                SELECT DISTINCT ON (decision_set_id) active_version, active_score, shadow_scores
-                FROM {rm}.shadow_evaluation
-                WHERE tenant_id = $1 AND occurred_at >= $2 AND occurred_at < $3
-                ORDER BY decision_set_id, revision DESC),
-            scored AS (
-                SELECT active_version AS version, 'active' AS role, active_score AS score, 0::float8 AS diff
-                FROM latest
-                UNION ALL
-                SELECT s.key, 'shadow', s.value::float8, s.value::float8 - l.active_score
-                FROM latest l, jsonb_each_text(l.shadow_scores) s)
-            SELECT version, role, count(*) AS n, avg(score) AS mean, stddev_samp(score) AS sd,
-                   avg(diff) AS mean_diff, stddev_samp(diff) AS sd_diff,
-                   count(*) FILTER (WHERE diff > $4) AS wins,
-                   count(*) FILTER (WHERE abs(diff) <= $4) AS ties,
-                   count(*) FILTER (WHERE diff < -$4) AS losses
-            FROM scored GROUP BY version, role ORDER BY avg(score) DESC, version, role""";
-
-    private final Pool pool;
-    private final Generations generations;
+    private final LeaderboardQuery leaderboard;
     private final TenantContext tenant;
-    private final long minEvaluations;
 
-    public LeaderboardResource(Pool pool, Generations generations, TenantContext tenant,
-            @ConfigProperty(name = "hindsight.query.leaderboard.min-evaluations", defaultValue = "30")
-            long minEvaluations) {
-        this.pool = pool;
-        this.generations = generations;
+    public LeaderboardResource(LeaderboardQuery leaderboard, TenantContext tenant) {
+        this.leaderboard = leaderboard;
         this.tenant = tenant;
-        this.minEvaluations = minEvaluations;
     }
 
     @GET
@@ -96,75 +54,10 @@ public class LeaderboardResource {
     @Parameter(name = "from", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING, format = "date"))
     @Parameter(name = "to", in = ParameterIn.QUERY, schema = @Schema(type = SchemaType.STRING, format = "date"))
     public Uni<JsonObject> leaderboard(@QueryParam("from") String from, @QueryParam("to") String to) {
-        return leaderboard(tenant.tenant(), from, to);
+        return leaderboard.leaderboard(tenant.tenant(), from, to);
     }
 
-    /** {@link #leaderboard} for {@code tenantId} (the console reads with the tenant of the viewer it signed in). */
-    public Uni<JsonObject> leaderboard(String tenantId, String from, String to) {
-        List<FieldError> errors = new ArrayList<>();
-        OffsetDateTime since = day(from, "from", errors, OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC));
-        OffsetDateTime until = day(to, "to", errors, OffsetDateTime.of(9999, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC));
-        if (!errors.isEmpty()) {
-            throw ProblemException.badRequest("Invalid query", errors);
-        }
-        return generations.current()
-                .chain(rm -> pool.preparedQuery(rm.sql(LEADERBOARD)).execute(Tuple.of(tenantId, since, until, TIE)))
-                .map(rows -> {
-                    JsonArray versions = new JsonArray();
-                    for (Row row : rows) {
-                        versions.add(entry(row));
-                    }
-                    return new JsonObject().put("versions", versions).put("min_evaluations", minEvaluations);
-                });
-    }
-
-    private JsonObject entry(Row row) {
-        long n = row.getLong("n");
-        Interval score = LeaderboardStats.interval(n, row.getDouble("mean"), nanIfNull(row.getDouble("sd")));
-        JsonObject entry = new JsonObject()
-                .put("version", row.getString("version"))
-                .put("role", row.getString("role"))
-                .put("evaluations", n)
-                .put("mean_score", round(score.mean()))
-                .put("score_ci95", ci(score));
-        if ("shadow".equals(row.getString("role"))) {
-            Interval difference = LeaderboardStats.interval(n, row.getDouble("mean_diff"),
-                    nanIfNull(row.getDouble("sd_diff")));
-            entry.put("wins", row.getLong("wins"))
-                    .put("ties", row.getLong("ties"))
-                    .put("losses", row.getLong("losses"))
-                    .put("mean_difference", round(difference.mean()))
-                    .put("difference_ci95", ci(difference))
-                    .put("recommendation", LeaderboardStats.recommend(n, difference, minEvaluations).wireName());
-        }
-        return entry;
-    }
-
-    private static JsonArray ci(Interval interval) {
-        return interval.low() == null ? null : new JsonArray().add(round(interval.low())).add(round(interval.high()));
-    }
-
-    private static double nanIfNull(Double value) {
-        return value == null ? Double.NaN : value;
-    }
-
-    private static double round(double value) {
-        return Math.round(value * 10_000) / 10_000.0;
-    }
-
-    private static OffsetDateTime day(String value, String field, List<FieldError> errors, OffsetDateTime otherwise) {
-        if (value == null) {
-            return otherwise;
-        }
-        try {
-            return LocalDate.parse(value).atStartOfDay().atOffset(ZoneOffset.UTC);
-        } catch (DateTimeParseException e) {
-            errors.add(new FieldError(field, "must be a date YYYY-MM-DD"));
-            return otherwise;
-        }
-    }
-
-    // The answer is built as JSON (entry below); these records only describe it in the published document.
+    // The answer is built as JSON (LeaderboardQuery); these records only describe it in the published document.
 
     /** The leaderboard: every version evaluated in the window. */
     public record Leaderboard(List<Standing> versions, long minEvaluations) {

@@ -1,4 +1,4 @@
-package dev.hindsight.evaluation.llm;
+package dev.hindsight.evaluation.insight.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package dev.hindsight.evaluation.llm;
+package dev.hindsight.evaluation.insight.llm;
 
 import dev.hindsight.evaluation.insight.Summarizer;
 import dev.hindsight.evaluation.summary.SessionDigest;

@@ -1,11 +1,11 @@
-package dev.hindsight.evaluation.llm;
+package dev.hindsight.evaluation.insight.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hindsight.evaluation.llm.ChatCompletionsClient.CompletionFailed;
-import dev.hindsight.evaluation.llm.ChatServer.Settings;
+import dev.hindsight.evaluation.insight.llm.ChatCompletionsClient.CompletionFailed;
+import dev.hindsight.evaluation.insight.llm.ChatServer.Settings;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;

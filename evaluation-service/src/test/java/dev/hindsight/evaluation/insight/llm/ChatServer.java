@@ -1,4 +1,4 @@
-package dev.hindsight.evaluation.llm;
+package dev.hindsight.evaluation.insight.llm;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 

@@ -1,6 +1,6 @@
-package dev.hindsight.evaluation.llm;
+package dev.hindsight.evaluation.insight.llm;
 
-import static dev.hindsight.evaluation.llm.ChatServer.JSON;
+import static dev.hindsight.evaluation.insight.llm.ChatServer.JSON;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +13,7 @@ import dev.hindsight.evaluation.judge.RubricDimension;
 import dev.hindsight.evaluation.judge.RubricJudge;
 import dev.hindsight.evaluation.judge.Trace;
 import dev.hindsight.evaluation.judge.TraceStep;
-import dev.hindsight.evaluation.llm.ChatCompletionsClient.CompletionFailed;
+import dev.hindsight.evaluation.insight.llm.ChatCompletionsClient.CompletionFailed;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,9 +1,9 @@
-package dev.hindsight.evaluation.llm;
+package dev.hindsight.evaluation.insight.llm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hindsight.evaluation.llm.ChatCompletionsClient.CompletionFailed;
+import dev.hindsight.evaluation.insight.llm.ChatCompletionsClient.CompletionFailed;
 import dev.hindsight.evaluation.summary.SessionDigest;
 import java.io.IOException;
 import java.time.Duration;
