@@ -1,19 +1,11 @@
 package dev.hindsight.evaluation;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.lang.ArchRule;
-import dev.hindsight.testing.Architecture;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
+import dev.hindsight.testing.ServiceArchitectureTest;
 
-/** The rules of {@link Architecture}, held by evaluation-service's compiled code. */
-class ArchitectureTest {
+/** evaluation-service keeps the architecture's rules (dev.hindsight.testing.Architecture). */
+class ArchitectureTest extends ServiceArchitectureTest {
 
-    @TestFactory
-    Stream<DynamicTest> theCodeKeepsTheArchitecture() {
-        JavaClasses classes = Architecture.classes("dev.hindsight.evaluation");
-        return Architecture.serviceRules("evaluation-service", "dev.hindsight.evaluation").stream()
-                .map(rule -> DynamicTest.dynamicTest(rule.getDescription(), () -> rule.check(classes)));
+    ArchitectureTest() {
+        super("evaluation-service", "dev.hindsight.evaluation");
     }
 }
