@@ -397,7 +397,8 @@ class ConsoleBrowserIT {
         assertThat(text(By.cssSelector("tr.memory-row a.memory-link"))).isEqualTo(recorded);
         Browser.screenshot(browser, "console-memories-search");
 
-        // The distilled memory's page: seed 004's prior for a distilled memory, its evidence, its source trace.
+        // The distilled memory's page: the prior for a distilled memory (design.md § Confidence), its evidence, its
+        // source trace.
         browser.get(console + "/ui/projects/repo/memories?order=confidence");
         List<WebElement> rows = browser.findElements(By.cssSelector("tr.memory-row"));
         // Recorded explicitly at 0.80, raised a little by the usage the API's search above recorded (in the background).

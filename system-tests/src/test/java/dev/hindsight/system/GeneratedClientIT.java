@@ -14,7 +14,7 @@ import dev.hindsight.client.ingest.model.SessionAccepted;
 import dev.hindsight.client.ingest.model.StartSession;
 import dev.hindsight.client.ingest.model.StepType;
 import dev.hindsight.client.ingest.model.ThinkingStep;
-import dev.hindsight.client.memory.api.MemoriesSeed004Api;
+import dev.hindsight.client.memory.api.MemoriesApi;
 import dev.hindsight.client.memory.model.MemoryJson;
 import dev.hindsight.client.memory.model.RecordMemory;
 import dev.hindsight.client.memory.model.Search;
@@ -95,13 +95,14 @@ class GeneratedClientIT {
                         org.assertj.core.groups.Tuple.tuple(1, "tool", "read_file"),
                         org.assertj.core.groups.Tuple.tuple(2, "reasoning", null));
         assertThat(read.getThinkingSteps().get(1).getToolArguments()).isEqualTo(Map.of("path", "pom.xml"));
-        // Seed 001's older readers get the same message as reasoning text and a tool list, marked as derived.
+        // Older readers get the same message as reasoning text and a tool list, marked as derived
+        // (design.md § Backward compatibility).
         assertThat(read.getReasoningAndToolsDerived()).isTrue();
         assertThat(read.getTools()).extracting(tool -> tool.getToolName()).containsExactly("read_file");
 
         // Agent: the completed session is distilled into the project's memories; a lesson recorded explicitly is
         // found by a query worded differently.
-        MemoriesSeed004Api memories = new MemoriesSeed004Api(memoryClient());
+        MemoriesApi memories = new MemoriesApi(memoryClient());
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
                 .ignoreExceptionsInstanceOf(dev.hindsight.client.memory.ApiException.class)
                 .until(() -> memories.listMemories(project, null, 100).getMemories().stream()

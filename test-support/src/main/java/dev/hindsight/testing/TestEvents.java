@@ -53,7 +53,7 @@ public final class TestEvents {
                 .setConfidenceLevel(confidence).setReasoning(reasoning).build();
     }
 
-    /** Seed 002's decision set: the active decision REQUIRE_COMM (v1.0.0) and {@code shadows}. */
+    /** A decision set (design.md § Decision sets): the active decision REQUIRE_COMM (v1.0.0) and {@code shadows}. */
     public static DecisionEvent decisionSet(String tenant, String decisionSetId, String messageId, String sessionId,
             Instant at, List<Decision> shadows) {
         return decisionSet(tenant, decisionSetId, messageId, sessionId, at, decision(null, "EXTERNAL_FACT_UNCERTAIN",

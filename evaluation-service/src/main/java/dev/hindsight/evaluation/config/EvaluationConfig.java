@@ -10,7 +10,7 @@ import java.util.Optional;
 @ConfigMapping(prefix = "hindsight.evaluation")
 public interface EvaluationConfig {
 
-    /** Shadow evaluation (seed 002's Reality Alignment Score). */
+    /** Shadow evaluation (design.md § Reality Alignment Score). */
     Shadow shadow();
 
     /** Summaries and the QA judge. */

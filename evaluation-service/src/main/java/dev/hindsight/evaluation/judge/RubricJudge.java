@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
  * The deterministic, offline QA judge ({@code rubric.v1}): scores a debugging trace on five method dimensions from
  * cue words and the order of its steps, so every trace gets a reproducible score before (or without) a model judge.
  *
- * <p>Seed 003 values methodology over speed, so no dimension rewards a short trace: a step only ever earns points
- * for what it shows (a hypothesis, a reproduction, a verification, an analysis of a failure, a reason given).
+ * <p>The judge values methodology over speed (design.md § Rubric), so no dimension rewards a short trace: a step only
+ * ever earns points for what it shows (a hypothesis, a reproduction, a verification, an analysis of a failure, a reason
+ * given).
  *
  * <p>Heuristics, each 0–100:
  * <ul>

@@ -3,12 +3,13 @@ package dev.hindsight.evaluation.shadow;
 import java.util.Objects;
 
 /**
- * The targets and weights of the Reality Alignment Score (seed 002), one
+ * The targets and weights of the Reality Alignment Score (design.md § Reality Alignment Score), one
  * {@link Rule} per signal row of the table, plus the prior weight {@code w0}.
  *
- * <p>These are configuration: an operator may tune them. {@link #method()} stays {@code reality_alignment.v1} for
- * any values, because it names the formula and the meaning of each rule, not the numbers; a change to what a rule
- * means (not to its numbers) must bump the method version.
+ * <p>The targets and weights are the {@link #defaults()}; only the prior weight is configuration
+ * ({@code hindsight.evaluation.shadow.prior-weight}). {@link #method()} stays {@code reality_alignment.v1} for any
+ * values, because it names the formula and the meaning of each rule, not the numbers; a change to what a rule means
+ * (not to its numbers) must bump the method version.
  *
  * @param prior                the prior weight {@code w0}, pulling every score towards 0.5 while signals are few; &gt; 0
  * @param smoothCompletion     {@code smooth_completion}

@@ -23,11 +23,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * Joins decision sets with the behaviour signals on their message (seed 002) in evaluation-service's database. One
- * channel reads both co-partitioned topics (range assignment keeps partition n of both on one instance), so a decision
- * set and its signals are written by one consumer, in one transaction per batch, in the order they were read: the
- * signal count kept on a decision set is exact, whichever of the two arrives first. {@link ShadowEvaluator} decides
- * from that state when to score.
+ * Joins decision sets with the behaviour signals on their message (design.md § Behaviour signals) in
+ * evaluation-service's database. One channel reads both co-partitioned topics (range assignment keeps partition n of
+ * both on one instance), so a decision set and its signals are written by one consumer, in one transaction per batch,
+ * in the order they were read: the signal count kept on a decision set is exact, whichever of the two arrives first.
+ * {@link ShadowEvaluator} decides from that state when to score.
  */
 @Singleton
 public class AuditTracker extends TopicHandler<SpecificRecordBase> {

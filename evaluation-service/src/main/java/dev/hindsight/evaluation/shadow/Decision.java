@@ -3,7 +3,8 @@ package dev.hindsight.evaluation.shadow;
 import java.util.Objects;
 
 /**
- * One classifier's decision on a message (seed 002's {@code active_decision} or one of its {@code shadow_decisions}).
+ * One classifier's decision on a message (a decision set's {@code active_decision} or one of its
+ * {@code shadow_decisions}, design.md § Decision sets).
  *
  * @param version         the classifier version that decided (for shadows, the key of their score)
  * @param infoNeedType    e.g. {@code EXTERNAL_FACT_UNCERTAIN}; may be null when the producer left it out

@@ -6,12 +6,13 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Seed 002's Comparison Engine: compares the active decision of a decision set with each of its shadows.
+ * The comparison engine (design.md § Decision comparisons): compares the active decision of a decision set with each
+ * of its shadows.
  *
- * <p>Rules (the seed names the fields, not how to fill them):
+ * <p>Rules (design.md § Decision comparisons and design.md § Divergence severity):
  * <ul>
- * <li>Confidence levels map to low 0.4, medium 0.6, high 0.8 (case-insensitive), so the seed's example, low against
- *     high, gives its {@code confidence_delta} of 0.4; an unknown or missing level gives no delta.</li>
+ * <li>Confidence levels map to low 0.4, medium 0.6, high 0.8 (case-insensitive), so low against high gives a
+ *     {@code confidence_delta} of 0.4; an unknown or missing level gives no delta.</li>
  * <li>Severity is {@link Severity#HIGH} when the action diverged and the shadow also classified the need differently
  *     or reasoned differently (similarity below 0.5, or not measurable); {@link Severity#MEDIUM} when the action or
  *     the classification diverged, or the confidence differs by at least 0.3; otherwise {@link Severity#LOW}. The
@@ -113,7 +114,7 @@ public final class DecisionComparator {
         if (Double.isNaN(cosine)) {
             return null;
         }
-        // Opposed embeddings say "unrelated" as far as the seed's 0..1 scale goes.
+        // Opposed embeddings say "unrelated" as far as the similarity's 0..1 scale goes.
         return RealityAlignment.round4(Math.max(0.0, Math.min(1.0, cosine)));
     }
 }

@@ -3,7 +3,8 @@ package dev.hindsight.evaluation.shadow;
 import java.util.Objects;
 
 /**
- * The comparison of the active decision with one shadow (seed 002's {@code DECISION_COMPARISON}).
+ * The comparison of the active decision with one shadow ({@code DECISION_COMPARISON},
+ * design.md § Decision comparisons).
  *
  * @param comparisonId        deterministic: name UUID of {@code tenant/decisionSetId/shadowVersion}
  * @param decisionDiverged    the {@code info_need_type} differs

@@ -7,7 +7,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * A recorded decision set (seed 002's {@code DECISION_SET_CREATED}): the active decision and its shadows on one message.
+ * A recorded decision set ({@code DECISION_SET_CREATED}, design.md § Decision sets): the active decision and its
+ * shadows on one message.
  *
  * <p>Shadow versions are required and distinct because they key {@code shadow_scores}; two shadows with one version
  * would silently overwrite each other's score.

@@ -12,8 +12,9 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * Builds the {@code hindsight.evaluations.v1} events in seed 002's shapes, keyed by message id. Their event ids are
- * the evaluation and comparison ids, derived from the decision set (and revision or shadow version), so a replayed
+ * Builds the {@code hindsight.evaluations.v1} events, keyed by message id: {@code SHADOW_EVALUATION_COMPLETED}
+ * (design.md § Evaluation window) and {@code DECISION_COMPARISON} (design.md § Decision comparisons). Their event ids
+ * are the evaluation and comparison ids, derived from the decision set (and revision or shadow version), so a replayed
  * or re-published evaluation is the same event.
  */
 public final class EvaluationEvents {

@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One revision of the Reality Alignment Scores of a decision set (seed 002's {@code SHADOW_EVALUATION_COMPLETED}),
- * without {@code evaluation_time_ms}, which the caller measures.
+ * One revision of the Reality Alignment Scores of a decision set ({@code SHADOW_EVALUATION_COMPLETED},
+ * design.md § Evaluation window), without {@code evaluation_time_ms}, which the caller measures.
  *
  * @param evaluationId     deterministic: name UUID of {@code tenant/decisionSetId/revision}
  * @param activeScore      the active decision's score, rounded to 4 decimals

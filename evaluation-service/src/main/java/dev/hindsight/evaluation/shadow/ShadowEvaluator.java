@@ -34,8 +34,8 @@ import java.util.Optional;
 @Singleton
 public class ShadowEvaluator {
 
-    // The due sets stay locked while they are scored, and a first revision embeds each shadow's reasoning (about
-    // 17 ms a pair here): 50 sets bound a round's locks to about two seconds.
+    // The due sets stay locked while they are scored, and a first revision embeds each shadow's reasoning, which
+    // takes time per pair: a round of at most 50 sets keeps those locks short.
     private static final int ROUND = 50;
 
     private static final String DUE = """

@@ -15,7 +15,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Between the seed 002 events, the scoring domain, and the JSON evaluation-service keeps a decision set in. */
+/**
+ * Between the decision-set and signal events, the scoring domain, and the JSON evaluation-service keeps a decision set
+ * in.
+ */
 public final class ShadowMapping {
 
     private ShadowMapping() {

@@ -11,8 +11,9 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Seed 002's Shadow Score Calculator: turns a decision set and the signals on its message into one
- * {@link ShadowEvaluation} revision. Pure: the same inputs give the same evaluation, id included, on every replay.
+ * The shadow score calculator (design.md § Reality Alignment Score): turns a decision set and the signals on its
+ * message into one {@link ShadowEvaluation} revision. Pure: the same inputs give the same evaluation, id included, on
+ * every replay.
  */
 public final class ShadowScoreCalculator {
 

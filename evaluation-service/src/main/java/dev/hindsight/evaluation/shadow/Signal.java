@@ -5,7 +5,8 @@ import java.util.Comparator;
 import java.util.Objects;
 
 /**
- * One user behaviour signal on a message (seed 002's {@code USER_BEHAVIOR_SIGNAL}), reduced to what scoring reads.
+ * One user behaviour signal on a message ({@code USER_BEHAVIOR_SIGNAL}, design.md § Behaviour signals), reduced to what
+ * scoring reads.
  *
  * @param eventId         the event's idempotency key; a redelivered signal has the same one and counts once
  * @param type            the signal type

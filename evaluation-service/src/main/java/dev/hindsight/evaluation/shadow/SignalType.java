@@ -3,7 +3,10 @@ package dev.hindsight.evaluation.shadow;
 import java.util.Locale;
 import java.util.Optional;
 
-/** The user behaviour signal types of seed 002, with their wire names and whether they end the interaction. */
+/**
+ * The user behaviour signal types (design.md § Behaviour signals), with their wire names and whether they end the
+ * interaction.
+ */
 public enum SignalType {
     SMOOTH_COMPLETION(true),
     USER_FOLLOWUP_OVERRIDE(false),
@@ -19,7 +22,7 @@ public enum SignalType {
         this.terminal = terminal;
     }
 
-    /** The seed's {@code signal_type} value, e.g. {@code user_followup_override}. */
+    /** The wire {@code signal_type} value, e.g. {@code user_followup_override}. */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }

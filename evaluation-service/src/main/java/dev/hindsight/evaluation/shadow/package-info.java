@@ -1,6 +1,7 @@
 /**
- * Seed 002's shadow evaluation as plain Java: Reality Alignment Scores for the active and every shadow decision of a
- * decision set, when to compute them (event-time window, terminal and late signals), and active-versus-shadow
- * decision comparisons. No framework here: the Kafka and database wiring calls these classes.
+ * Shadow evaluation (design.md § Seed 002: decision audit and shadow evaluation) as plain Java: Reality Alignment
+ * Scores for the active and every shadow decision of a decision set, when to compute them (event-time window, terminal
+ * and late signals), and active-versus-shadow decision comparisons. No framework here: the Kafka and database wiring
+ * calls these classes.
  */
 package dev.hindsight.evaluation.shadow;

@@ -1,5 +1,5 @@
 /**
- * Summaries of reasoning (seed 000): 1–2 sentence summaries of single assistant messages and of whole sessions, with
- * a deterministic extractive summarizer that works offline and backs up the model-written ones.
+ * Summaries of reasoning (design.md § Summaries): 1–2 sentence summaries of single assistant messages and of whole
+ * sessions, with a deterministic extractive summarizer that works offline and backs up the model-written ones.
  */
 package dev.hindsight.evaluation.summary;

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The judge on the shipped seed 003 demo trace (deploy/local/demo/003-debugging-trace). */
+/** The judge on the shipped demo trace (deploy/local/demo/003-debugging-trace). */
 class DemoTraceTest {
 
     private static final Path DEMO = Path.of("..", "deploy", "local", "demo", "003-debugging-trace", "trace.json");
@@ -52,7 +52,7 @@ class DemoTraceTest {
                 .containsExactly("b1f3c0de-0002-4a00-8000-000000000002", "b1f3c0de-0003-4a00-8000-000000000003");
     }
 
-    /** Maps the seed 003 JSON (thought_log, file_edit, command_run) to a {@link Trace}. */
+    /** Maps the trace JSON (thought_log, file_edit, command_run; design.md § Events) to a {@link Trace}. */
     static Trace demoTrace() throws IOException {
         JsonNode root = new ObjectMapper().readTree(DEMO.toFile());
         List<TraceStep> steps = new ArrayList<>();
@@ -60,7 +60,7 @@ class DemoTraceTest {
         for (JsonNode event : root.path("events")) {
             String id = event.path("event_id").asText();
             JsonNode when = event.has("timestamp") ? event.get("timestamp") : event.get("timestamp_iso");
-            // The seed writes "2025-10-29 T16:05:10Z"; the space is a typo of the sample, not a format.
+            // The sample writes "2025-10-29 T16:05:10Z"; the space is a typo, not a format (design.md § Trace format).
             Instant at = Instant.parse(when.asText().replace(" T", "T"));
             JsonNode p = event.path("payload");
             TraceStep step = switch (event.path("event_type").asText()) {

@@ -48,7 +48,7 @@ class DecisionComparatorTest {
         assertThat(first.actionDiverged()).isTrue();
         assertThat(first.activeAction()).isEqualTo("REQUIRE_COMM");
         assertThat(first.shadowAction()).isEqualTo("DIRECT_ANSWER");
-        // |0.4 - 0.8| = 0.4, as in the seed
+        // |0.4 - 0.8| = 0.4, as design.md § Decision comparisons says
         assertThat(first.confidenceDelta()).isEqualTo(0.4);
         assertThat(first.reasoningSimilarity()).isEqualTo(0.3);
         assertThat(first.divergenceSeverity()).isEqualTo(Severity.HIGH);

@@ -3,10 +3,10 @@ package dev.hindsight.evaluation.shadow;
 import java.time.Instant;
 import java.util.List;
 
-/** Builders for the given events of the shadow tests: seed 002's decision set and its signals. */
+/** Builders for the given events of the shadow tests: the example decision set and its signals. */
 final class Given {
 
-    /** The seed's decision time. */
+    /** The example's decision time. */
     static final Instant T0 = Instant.parse("2025-01-31T10:30:00Z");
 
     private Given() {
@@ -16,7 +16,10 @@ final class Given {
         return new Decision(version, "LOCAL_KNOWLEDGE", action, "medium", "some reasoning");
     }
 
-    /** Seed 002's question "What is the latest Python version?" answered directly by v1, with two shadows asking to communicate. */
+    /**
+     * The example question "What is the latest Python version?" answered directly by v1, with two shadows asking to
+     * communicate.
+     */
     static DecisionSet seedDecisionSet() {
         return new DecisionSet("acme", "ds-abc123", "msg-456", "session-789", "v1.0.0",
                 new Decision("v1.0.0", "LOCAL_KNOWLEDGE", "DIRECT_ANSWER", "high",

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** The seed's signal type names, and which of them end an interaction. */
+/** The signal type names on the wire, and which of them end an interaction. */
 class SignalTypeTest {
 
     @Test

@@ -222,7 +222,7 @@ class ExtractiveSummarizerMessageTest {
                         + "Bought NVDA (10), GOOGL (6), AMD (6) and CRWD (1); kept about 51% in cash for volatility.");
     }
 
-    /** The assistant messages of the shipped seed 000 demo, in order. */
+    /** The assistant messages of the shipped trading demo, in order. */
     static List<String> demoAssistantMessages() throws IOException {
         JsonNode root = new ObjectMapper().readTree(DEMO_MESSAGES.toFile());
         List<String> assistant = new ArrayList<>();

@@ -23,8 +23,9 @@ import java.util.Locale;
 import java.util.UUID;
 
 /**
- * Turns seed 002 payloads into {@code hindsight.decisions.v1} and {@code hindsight.signals.v1} events, keyed by
- * message id. Records only: no score is computed here (seed 002's record-only principle).
+ * Turns decision-set and behaviour-signal payloads into {@code hindsight.decisions.v1} and
+ * {@code hindsight.signals.v1} events, keyed by message id. Records only: no score is computed here (ingest records
+ * decision sets and signals and nothing more, design.md § Seed 002: decision audit and shadow evaluation).
  */
 public final class AuditEventMapper {
 
@@ -114,8 +115,9 @@ public final class AuditEventMapper {
     }
 
     /**
-     * Seed 002's "integer hash of question_text for duplicate detection", computed when the producer sends none: the
-     * first 63 bits of the SHA-256 of the trimmed, lower-cased, whitespace-collapsed text (stable in any language).
+     * The integer hash of question_text for duplicate detection (design.md § Decision sets), computed when the producer
+     * sends none: the first 63 bits of the SHA-256 of the trimmed, lower-cased, whitespace-collapsed text (stable in
+     * any language).
      */
     public static long questionHash(String questionText) {
         String normalized = questionText.trim().toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");

@@ -15,7 +15,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads seed 002 events from JSON (whole bodies or batch items) into events ready to publish. */
+/**
+ * Reads audit events (decision sets, behaviour signals) from JSON (whole bodies or batch items) into events ready to
+ * publish.
+ */
 @ApplicationScoped
 public class AuditEvents {
 

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
-/** Seed 002 payloads: DECISION_SET_CREATED and USER_BEHAVIOR_SIGNAL. */
+/**
+ * Audit payloads: DECISION_SET_CREATED and USER_BEHAVIOR_SIGNAL (design.md § Decision sets,
+ * design.md § Behaviour signals).
+ */
 public final class AuditRequests {
 
     private AuditRequests() {
@@ -55,7 +58,7 @@ public final class AuditRequests {
             @Size(max = 64) String timestamp) {
     }
 
-    /** The seven signal types of seed 002, and nothing else. */
+    /** The seven signal types of design.md § Behaviour signals, and nothing else. */
     public enum SignalTypeName {
         @JsonProperty("smooth_completion") SMOOTH_COMPLETION,
         @JsonProperty("user_followup_override") USER_FOLLOWUP_OVERRIDE,

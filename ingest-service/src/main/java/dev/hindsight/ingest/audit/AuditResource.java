@@ -31,7 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Seed 002's audit events: decision sets with their shadow decisions, and user behaviour signals. */
+/** The audit events: decision sets with their shadow decisions, and user behaviour signals. */
 @Path("/v1")
 @Tag(name = "Audit")
 @Consumes(MediaType.APPLICATION_JSON)
@@ -80,12 +80,12 @@ public class AuditResource {
     @Path("/decision-sets")
     @Operation(operationId = "recordDecisionSet",
             summary = "Record a decision set (DECISION_SET_CREATED)", description = "The active decision and every "
-            + "shadow decision for one message; question_hash is computed when absent. Accepts the seed's event "
+            + "shadow decision for one message; question_hash is computed when absent. Accepts the wrapped event "
             + "({event_type, level, payload}) or the bare payload.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, description = "As the seed's example shows; checked field by "
+            schema = @Schema(type = SchemaType.OBJECT, description = "As the example shows; checked field by "
                     + "field, with a 400 listing every offending field"),
-            examples = @ExampleObject(name = "seed 002", value = DECISION_SET_EXAMPLE)))
+            examples = @ExampleObject(name = "decision set", value = DECISION_SET_EXAMPLE)))
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = AuditAccepted.class)))
     @APIResponse(responseCode = "400", description = "Invalid request",
@@ -103,11 +103,11 @@ public class AuditResource {
     @Path("/behavior-signals")
     @Operation(operationId = "recordBehaviorSignal",
             summary = "Record a user behaviour signal (USER_BEHAVIOR_SIGNAL)", description = "Exactly the seven "
-            + "signal types of seed 002, with their documented signal_data fields type-checked; other fields are kept.")
+            + "defined signal types, with their documented signal_data fields type-checked; other fields are kept.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, description = "As the seed's example shows; checked field by "
+            schema = @Schema(type = SchemaType.OBJECT, description = "As the example shows; checked field by "
                     + "field, with a 400 listing every offending field"),
-            examples = @ExampleObject(name = "seed 002", value = SIGNAL_EXAMPLE)))
+            examples = @ExampleObject(name = "behaviour signal", value = SIGNAL_EXAMPLE)))
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = AuditAccepted.class)))
     @APIResponse(responseCode = "400", description = "Invalid request",

@@ -104,9 +104,9 @@ public class BatchResource {
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @HeaderParam("User-Agent") String userAgent, @HeaderParam("Authorization") String authorization)
             throws IOException {
-        // Read here, on the event loop, as bytes: a JsonNode parameter was parsed on a worker thread, one more hand-off
-        // per request (docs/benchmarks.md). The credential is read once: each read goes through request-scoped proxies
-        // (a tenth of ingest's CPU when it was read per item).
+        // Read here, on the event loop, as bytes: a JsonNode parameter would be parsed on a worker thread, one more
+        // hand-off per request (docs/benchmarks.md). The credential is read once: each read goes through request-scoped
+        // proxies, which reading it per item would repeat for every item.
         BatchItems.Read read = items.read(bytes, Caller.of(tenant, userAgent, null), idempotencyKey);
         List<Parsed> parsed = read.parsed();
         List<List<FieldError>> rejections = read.rejections();
@@ -134,8 +134,9 @@ public class BatchResource {
     }
 
     /**
-     * The answer as bytes, written in one go: returning the record let Quarkus REST stream it through its Jackson writer
-     * and output stream, a sixth of the request's CPU (docs/benchmarks.md). Same JSON, same mapper.
+     * The answer as bytes, written in one go: returning the record would have Quarkus REST stream it through its
+     * Jackson writer and output stream, layers an answer already complete does not need (docs/benchmarks.md). Same
+     * JSON, same mapper.
      */
     private byte[] write(BatchResult result) {
         try {

@@ -45,10 +45,10 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * Migration off seed 000's JSONL logs ({@code data/agent_data/<model>/log/<date>/log.jsonl}): one file becomes one
- * trading session with its messages in file order, published in one transaction. Ids derive from (job, date, model)
- * and each message's index and content, so importing the same file again creates nothing new. Lines that cannot be
- * read are reported with their line number, never skipped silently.
+ * Migration off the older JSONL logs (design.md § JSONL import; {@code data/agent_data/<model>/log/<date>/log.jsonl}):
+ * one file becomes one trading session with its messages in file order, published in one transaction. Ids derive from
+ * (job, date, model) and each message's index and content, so importing the same file again creates nothing new. Lines
+ * that cannot be read are reported with their line number, never skipped silently.
  */
 @Path("/v1/imports")
 @Tag(name = "Migration")
@@ -78,7 +78,7 @@ public class JsonlImportResource {
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.INGEST)
     @Operation(operationId = "importJsonl",
-            summary = "Import one seed 000 log.jsonl file as a trading session", description = "Each line is a "
+            summary = "Import one log.jsonl file as a trading session", description = "Each line is a "
             + "message ({role, content, timestamp?, tool_name?, tool_input?}) or a step with a list of them "
             + "(\"new_messages\" or \"messages\"). ./hindsight import-jsonl walks a data/agent_data tree.")
     @APIResponse(responseCode = "202", description = "Imported; lines that could not be read are listed",

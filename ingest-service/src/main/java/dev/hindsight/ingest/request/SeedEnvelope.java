@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Seed 002 events arrive either as the seed writes them, {@code {"event_type": "...", "level": "info", "payload":
- * {...}}}, or as the bare payload. This unwraps the first form and checks its event type and level.
+ * Audit events arrive either wrapped, {@code {"event_type": "...", "level": "info", "payload": {...}}}, or as the bare
+ * payload (design.md § Decision sets, design.md § Behaviour signals). This unwraps the first form and checks its event
+ * type and level.
  */
 public record SeedEnvelope(JsonNode payload, String prefix, String level) {
 

@@ -8,8 +8,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Reads producer timestamps leniently where the seeds are loose: ISO-8601 with an offset or {@code Z}, including
- * seed 003's {@code "2025-10-29 T16:05:10Z"} (a space before the {@code T}) and a space instead of the {@code T}.
+ * Reads producer timestamps leniently: ISO-8601 with an offset or {@code Z}, including {@code "2025-10-29 T16:05:10Z"}
+ * (a space before the {@code T}, design.md § Trace format) and a space instead of the {@code T}.
  */
 public final class Timestamps {
 

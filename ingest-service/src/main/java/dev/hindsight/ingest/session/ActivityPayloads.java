@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Seed 003's event payloads: {@code thought_log} (thought_text), {@code file_edit} (file_path, content_diff) and
- * {@code command_run} (command_text, working_directory, exit_code, stdout, stderr). Reports every missing, mistyped or
- * unknown field with its path.
+ * The trace event payloads (design.md § Events): {@code thought_log} (thought_text), {@code file_edit} (file_path,
+ * content_diff) and {@code command_run} (command_text, working_directory, exit_code, stdout, stderr). Reports every
+ * missing, mistyped or unknown field with its path.
  */
 public final class ActivityPayloads {
 

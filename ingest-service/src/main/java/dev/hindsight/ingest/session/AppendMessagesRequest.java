@@ -27,7 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
               "tool_result": "{\\"cash\\": 10000}"}]}]}""")
 public record AppendMessagesRequest(@NotEmpty @Size(max = 1000) List<@NotNull @Valid Message> messages) {
 
-    /** One message of the conversation (seed 000 reasoning_logs row, seed 001 thinking steps). */
+    /** One message of the conversation (design.md § Messages), with its thinking steps (design.md § Thinking steps). */
     public record Message(
             UUID eventId,
             @NotNull @PositiveOrZero Integer messageIndex,
@@ -55,7 +55,7 @@ public record AppendMessagesRequest(@NotEmpty @Size(max = 1000) List<@NotNull @V
         }
     }
 
-    /** Seed 001: one reasoning block or tool call, at its exact position. */
+    /** One reasoning block or tool call, at its exact position (design.md § Thinking steps). */
     public record ThinkingStep(
             @NotNull @PositiveOrZero Integer stepOrder,
             @NotNull StepType stepType,
@@ -79,7 +79,10 @@ public record AppendMessagesRequest(@NotEmpty @Size(max = 1000) List<@NotNull @V
         }
     }
 
-    /** Seed 001 legacy shape: a tool call whose position among the reasoning is unknown. */
+    /**
+     * The legacy shape (design.md § Legacy reasoning and tools): a tool call whose position among the reasoning is
+     * unknown.
+     */
     public record LegacyTool(@NotBlank @Size(max = 256) String name, JsonNode arguments,
             @Size(max = 1_048_576) String result, @Size(max = 65_536) String error) {
     }

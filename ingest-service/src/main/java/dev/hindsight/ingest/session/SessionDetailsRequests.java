@@ -15,7 +15,10 @@ import java.util.Locale;
 import java.util.UUID;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** Bodies of the session sub-resources: positions (seed 000), activities (seed 003), completion. */
+/**
+ * Bodies of the session sub-resources: positions (design.md § Positions), activities (design.md § Events),
+ * completion.
+ */
 public final class SessionDetailsRequests {
 
     private SessionDetailsRequests() {
@@ -35,7 +38,7 @@ public final class SessionDetailsRequests {
     @org.eclipse.microprofile.openapi.annotations.media.Schema(properties =
             @org.eclipse.microprofile.openapi.annotations.media.SchemaProperty(name = "cash",
                     type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.NUMBER, deprecated = true,
-                    description = "Seed 000's name for cash_after"))
+                    description = "The older name for cash_after"))
     public record Position(
             UUID eventId,
             @NotNull @PositiveOrZero Integer actionId,
@@ -50,7 +53,7 @@ public final class SessionDetailsRequests {
             OffsetDateTime timestamp) {
     }
 
-    /** Seed 000 position actions. */
+    /** Position actions (design.md § Positions). */
     public enum ActionType {
         @JsonProperty("buy") BUY,
         @JsonProperty("sell") SELL,
@@ -62,7 +65,7 @@ public final class SessionDetailsRequests {
         }
     }
 
-    /** {@code POST /v1/sessions/{id}/activities}: seed 003 trace events, sent as they happen. */
+    /** {@code POST /v1/sessions/{id}/activities}: trace events (design.md § Events), sent as they happen. */
     @Schema(name = "RecordActivities", example = """
             {"events": [
               {"event_id": "7d1c0a7e-0b8e-4f7e-9d7e-1a2b3c4d5e6f", "timestamp": "2025-10-29T16:05:10Z",
@@ -74,7 +77,7 @@ public final class SessionDetailsRequests {
     public record RecordActivities(@NotEmpty @Size(max = 5000) List<@NotNull @Valid Activity> events) {
     }
 
-    /** One trace event; {@code timestamp} and {@code timestamp_iso} are both accepted, as in seed 003. */
+    /** One trace event; {@code timestamp} and {@code timestamp_iso} are both accepted (design.md § Events). */
     public record Activity(
             @NotBlank @Size(max = 128) String eventId,
             @Size(max = 64) String timestamp,

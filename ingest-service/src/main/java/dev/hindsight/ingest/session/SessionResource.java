@@ -110,7 +110,7 @@ public class SessionResource {
     @POST
     @Path("/{sessionId}/positions")
     @Operation(operationId = "recordPositions",
-            summary = "Record positions", description = "Seed 000 trading actions linked to the session; action_id "
+            summary = "Record positions", description = "Trading actions linked to the session; action_id "
             + "is unique per session.")
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))
@@ -127,8 +127,9 @@ public class SessionResource {
     @POST
     @Path("/{sessionId}/activities")
     @Operation(operationId = "recordActivities",
-            summary = "Record trace events incrementally", description = "Seed 003 events (thought_log, file_edit, "
-            + "command_run) as they happen; event_id is the producer's and makes re-sends harmless.")
+            summary = "Record trace events incrementally", description = "Debugging trace events "
+            + "(thought_log, file_edit, command_run) as they happen; event_id is the producer's and makes re-sends "
+            + "harmless.")
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))
     @APIResponse(responseCode = "400", description = "Invalid request",
@@ -145,7 +146,7 @@ public class SessionResource {
     @POST
     @Path("/{sessionId}/complete")
     @Operation(operationId = "completeSession",
-            summary = "Complete a session", description = "Outcome, final code diff (seed 003) and totals; "
+            summary = "Complete a session", description = "Outcome, final code diff (debugging traces) and totals; "
             + "set judge=true to have the QA judge score any session.")
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = SessionAccepted.class)))

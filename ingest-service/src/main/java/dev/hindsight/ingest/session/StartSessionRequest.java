@@ -39,16 +39,16 @@ public record StartSessionRequest(
         }
     }
 
-    /** Seed 000: a model-day trading session, unique per (job_id, date, model). */
+    /** A model-day trading session, unique per (job_id, date, model) (design.md § Model-days). */
     public record Trading(@NotBlank @Size(max = 128) String jobId, @NotNull LocalDate date,
             @NotBlank @Size(max = 128) String model) {
     }
 
-    /** A chat conversation (seed 001). */
+    /** A chat conversation (design.md § Model-days). */
     public record Chat(@Size(max = 128) String agent, @Size(max = 128) String model, @Size(max = 512) String title) {
     }
 
-    /** Seed 003: a developer debugging trace. */
+    /** A developer debugging trace (design.md § Events). */
     public record Debug(@NotBlank @Size(max = 128) String developerId, @NotBlank @Size(max = 128) String taskId,
             @Size(max = 65_536) String taskDescription, @Size(max = 2048) String repoUrl,
             @Size(max = 128) String repoCommitHash) {

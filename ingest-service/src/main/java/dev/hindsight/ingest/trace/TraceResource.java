@@ -52,9 +52,10 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * Seed 003's whole-trace upload: validated against the published JSON Schema, then published as one debug session
- * (started, every event in order, completed) in a single Kafka transaction, so readers see all of it or none of it.
- * Answered 202 with the trace id and {@code qa_results.status = "pending"}: the QA judge runs asynchronously.
+ * The whole-trace upload (design.md § Trace format): validated against the published JSON Schema, then published as one
+ * debug session (started, every event in order, completed) in a single Kafka transaction, so readers see all of it or
+ * none of it. Answered 202 with the trace id and {@code qa_results.status = "pending"}: the QA judge runs
+ * asynchronously.
  */
 @Path("/v1")
 @Tag(name = "Traces")
@@ -114,12 +115,12 @@ public class TraceResource {
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.INGEST)
     @Operation(operationId = "uploadTrace",
-            summary = "Upload a whole debugging trace", description = "Seed 003's JSON as written. Validated "
+            summary = "Upload a whole debugging trace", description = "The trace's JSON as written. Validated "
             + "against /v1/schemas/trace.json; all events are published atomically; the QA judge runs later.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, description = "As the seed's example shows; checked field by "
+            schema = @Schema(type = SchemaType.OBJECT, description = "As the example shows; checked field by "
                     + "field, with a 400 listing every offending field"),
-            examples = @ExampleObject(name = "seed 003", value = EXAMPLE)))
+            examples = @ExampleObject(name = "trace", value = EXAMPLE)))
     @APIResponse(responseCode = "202", description = "Accepted: durable in Kafka, QA pending",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = TraceAccepted.class)))
     @APIResponse(responseCode = "400", description = "The trace does not match the schema; every violation listed",

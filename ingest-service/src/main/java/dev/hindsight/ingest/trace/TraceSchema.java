@@ -15,8 +15,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The published JSON Schema of a seed 003 trace ({@code GET /v1/schemas/trace.json}) and the validator that applies
- * it, reporting each violation as a field path the producer recognises ({@code events[2].payload.command_text}).
+ * The published JSON Schema of a debugging trace ({@code GET /v1/schemas/trace.json}, design.md § Trace format) and
+ * the validator that applies it, reporting each violation as a field path the producer recognises
+ * ({@code events[2].payload.command_text}).
  */
 @ApplicationScoped
 public class TraceSchema {

@@ -24,7 +24,10 @@ import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
-/** Positions (seed 000), incremental trace events (seed 003) and completion, through the real broker. */
+/**
+ * Positions (design.md § Positions), incremental trace events (design.md § Events) and completion, through the real
+ * broker.
+ */
 @QuarkusTest
 @QuarkusTestResource(value = HindsightTestResource.class, initArgs = @ResourceArg(name = "database", value = "false"))
 class SessionDetailsResourceTest {

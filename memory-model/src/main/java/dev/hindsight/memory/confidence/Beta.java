@@ -2,8 +2,9 @@ package dev.hindsight.memory.confidence;
 
 /**
  * A Beta distribution over a probability, kept as pseudo-counts: {@code alpha} weighs the evidence for, {@code beta}
- * the evidence against. Seed 004 uses it twice: for a memory's usefulness (its confidence is the mean) and for how
- * reliable each signal kind is in a project (its weight is the mean).
+ * the evidence against. The ReasoningBank uses it twice: for a memory's usefulness (its confidence is the mean,
+ * design.md § Confidence) and for how reliable each signal kind is in a project (its weight is the mean,
+ * design.md § Signal weights).
  *
  * <p>Immutable: an update returns a new value, so a fold over events never shares mutable state.
  *

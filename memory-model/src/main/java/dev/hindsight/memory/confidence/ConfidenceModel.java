@@ -4,8 +4,8 @@ import java.util.Collection;
 import java.util.Objects;
 
 /**
- * Seed 004's confidence: a memory's Beta starts at its origin's prior and every signal adds its kind's learned weight
- * to alpha (positive) or beta (negative); the confidence is the mean.
+ * A memory's confidence (design.md § Confidence): its Beta starts at its origin's prior and every signal adds its
+ * kind's learned weight to alpha (positive) or beta (negative); the confidence is the mean.
  *
  * <pre>
  * alpha = prior.alpha + Σ_kind weight(kind) · positives(kind)
@@ -15,10 +15,10 @@ import java.util.Objects;
  * It reads counts only, so it is the same whether the signals are individual rows, a rolled-up aggregate or both,
  * and the same on every replay.
  *
- * <p><b>Prior strength.</b> Seed 004 fixes the initial means (0.8 explicit, 0.6 distilled) but not how much evidence
- * they are worth. We chose {@value #EXPLICIT_PRIOR_STRENGTH} pseudo-observations for an explicit record, Beta(4, 1),
- * and {@value #DISTILLED_PRIOR_STRENGTH} for a distilled one, Beta(1.5, 1). At the prior weights (explicit 0.7, usage
- * and outcome 0.5), that gives:
+ * <p><b>Prior strength.</b> The initial means are fixed (0.8 explicit, 0.6 distilled, design.md § Confidence), but
+ * not how much evidence they are worth. We chose {@value #EXPLICIT_PRIOR_STRENGTH} pseudo-observations for an explicit
+ * record, Beta(4, 1), and {@value #DISTILLED_PRIOR_STRENGTH} for a distilled one, Beta(1.5, 1). At the prior weights
+ * (explicit 0.7, usage and outcome 0.5), that gives:
  * <ul>
  * <li>a fresh explicit memory (0.800) survives one unhelpful rating (4 / 5.7 = 0.702, still searchable) but not two
  * (0.625), nor two failed outcomes (0.667): a person's deliberate record deserves one dissent before it disappears,
@@ -30,21 +30,30 @@ import java.util.Objects;
  * one session is weaker evidence than a person's decision, hence the weaker prior: with strength 5 it would need
  * three helpful ratings to surface, which in practice means never.</li>
  * </ul>
- * Usage signals lift confidence too (each retrieval adds the usage weight to alpha), which is seed 004's design;
- * {@link ProjectWeights} lowers that weight in projects where retrieved memories are rated unhelpful.
+ * Usage signals lift confidence too (each retrieval adds the usage weight to alpha), by design
+ * (design.md § Confidence); {@link ProjectWeights} lowers that weight in projects where retrieved memories are rated
+ * unhelpful.
  */
 public final class ConfidenceModel {
 
-    /** Seed 004 {@code MinConfidence}: search returns only memories at or above this confidence. */
+    /**
+     * {@code MinConfidence} (design.md § Semantic search): search returns only memories at or above this confidence.
+     */
     public static final double MIN_CONFIDENCE = 0.7;
 
-    /** Seed 004 {@code ExplicitRecordConfidence}: initial confidence of a memory recorded through {@code memory_record}. */
+    /**
+     * {@code ExplicitRecordConfidence} (design.md § Confidence): initial confidence of a memory recorded through
+     * {@code memory_record}.
+     */
     public static final double EXPLICIT_RECORD_CONFIDENCE = 0.8;
 
-    /** Seed 004 {@code DistilledConfidence}: initial confidence of a memory the distiller extracted. */
+    /** {@code DistilledConfidence} (design.md § Confidence): initial confidence of a memory the distiller extracted. */
     public static final double DISTILLED_CONFIDENCE = 0.6;
 
-    /** Seed 004 {@code DefaultSearchLimit}: at most this many memories per search when the caller gives no limit. */
+    /**
+     * {@code DefaultSearchLimit} (design.md § Semantic search): at most this many memories per search when the caller
+     * gives no limit.
+     */
     public static final int DEFAULT_SEARCH_LIMIT = 10;
 
     /** Pseudo-observations behind an explicit memory's prior (see the class comment for why 5). */

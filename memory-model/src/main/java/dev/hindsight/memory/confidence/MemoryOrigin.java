@@ -3,8 +3,8 @@ package dev.hindsight.memory.confidence;
 import java.util.Locale;
 
 /**
- * How a memory came to be, which decides its prior: seed 004 starts an explicitly recorded memory at 0.8
- * ({@code ExplicitRecordConfidence}) and a distilled one at 0.6 ({@code DistilledConfidence}).
+ * How a memory came to be, which decides its prior (design.md § Confidence): an explicitly recorded memory starts at
+ * 0.8 ({@code ExplicitRecordConfidence}) and a distilled one at 0.6 ({@code DistilledConfidence}).
  *
  * <p>The two priors also differ in strength (pseudo-observations), see {@link ConfidenceModel}: a person's deliberate
  * record is worth {@value ConfidenceModel#EXPLICIT_PRIOR_STRENGTH} observations, the distiller's guess from one
@@ -21,7 +21,8 @@ public enum MemoryOrigin {
     private final Beta prior;
 
     // Stated as exact pseudo-counts rather than Beta.withMean(0.8, 5), whose floating-point products would give
-    // alpha 4.0 and beta 0.9999999999999998; MemoryOriginTest holds them to the seed's constants and strengths.
+    // alpha 4.0 and beta 0.9999999999999998; MemoryOriginTest holds them to the constants and strengths of
+    // design.md § Confidence.
     MemoryOrigin(Beta prior) {
         this.prior = prior;
     }

@@ -3,9 +3,9 @@ package dev.hindsight.memory.confidence;
 import java.util.Objects;
 
 /**
- * A project's learned trust in each signal kind (seed 004 FR-005a): one Beta per kind, whose mean is the weight a
- * signal of that kind carries in every memory's confidence. Starts at {@link #PRIORS}: explicit 7:3, usage 5:5,
- * outcome 5:5.
+ * A project's learned trust in each signal kind (design.md § Signal weights): one Beta per kind, whose mean is the
+ * weight a signal of that kind carries in every memory's confidence. Starts at {@link #PRIORS}: explicit 7:3, usage
+ * 5:5, outcome 5:5.
  *
  * <p>How it learns ({@link #learnFromFeedback}): an explicit rating is the ground truth. Every other kind that had
  * predicted something about the rated memory is scored against it, +1 alpha when it agreed and +1 beta when it
@@ -30,7 +30,7 @@ import java.util.Objects;
  */
 public record ProjectWeights(Beta explicit, Beta usage, Beta outcome) {
 
-    /** Seed 004's initial priors: explicit 70% (7:3), usage 50% (5:5), outcome 50% (5:5). */
+    /** The initial priors (design.md § Signal weights): explicit 70% (7:3), usage 50% (5:5), outcome 50% (5:5). */
     public static final ProjectWeights PRIORS = new ProjectWeights(new Beta(7, 3), new Beta(5, 5), new Beta(5, 5));
 
     public ProjectWeights {
@@ -58,7 +58,7 @@ public record ProjectWeights(Beta explicit, Beta usage, Beta outcome) {
     }
 
     /**
-     * The weights after one explicit rating (seed 004's {@code LearnFromFeedback}).
+     * The weights after one explicit rating ({@code LearnFromFeedback}, design.md § Signal weights).
      *
      * <p>Usage predicted "helpful" if the memory had been retrieved at least once; outcome predicted by majority of
      * its succeeded and failed outcomes, nothing on a tie. A kind without a prediction learns nothing. Explicit does

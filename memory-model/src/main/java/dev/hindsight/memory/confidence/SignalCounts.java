@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * A memory's signals reduced to counts per kind and direction: all the confidence model needs, which is why old
- * signals can be rolled up into one of these (seed 004's hybrid storage) without changing any confidence.
+ * signals can be rolled up into one of these (design.md § Signal storage) without changing any confidence.
  *
  * <p>There is no negative usage count: a retrieval is always positive (see {@link RecordedSignal}).
  *

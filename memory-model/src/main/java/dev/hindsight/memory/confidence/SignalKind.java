@@ -3,8 +3,8 @@ package dev.hindsight.memory.confidence;
 import java.util.Locale;
 
 /**
- * The three kinds of evidence seed 004 learns a memory's usefulness from, each with its own learned weight per
- * project.
+ * The three kinds of evidence a memory's usefulness is learned from (design.md § Confidence), each with its own
+ * learned weight per project.
  */
 public enum SignalKind {
 

@@ -9,15 +9,15 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Seed 004's hybrid signal storage (FR-005c): a memory keeps its recent signals individually (full detail, 30 days by
- * default) and older ones only as counts. This class decides the split; the caller deletes the rolled-up rows and
- * stores the new aggregate in one transaction, since rolling the same signal up twice would count it twice.
+ * Hybrid signal storage (design.md § Signal storage): a memory keeps its recent signals individually (full detail, 30
+ * days by default) and older ones only as counts. This class decides the split; the caller deletes the rolled-up rows
+ * and stores the new aggregate in one transaction, since rolling the same signal up twice would count it twice.
  *
  * <p>Because {@link ConfidenceModel} reads counts only, a rollup never changes a confidence.
  */
 public final class SignalRollup {
 
-    /** Seed 004: signals stay individual for 30 days. */
+    /** Signals stay individual for 30 days (design.md § Signal storage). */
     public static final Duration DEFAULT_RETENTION = Duration.ofDays(30);
 
     private SignalRollup() {
@@ -44,7 +44,7 @@ public final class SignalRollup {
         }
     }
 
-    /** {@link #rollup(Collection, SignalCounts, Instant, Duration)} with the seed's 30-day retention. */
+    /** {@link #rollup(Collection, SignalCounts, Instant, Duration)} with the default 30-day retention. */
     public static Result rollup(Collection<RecordedSignal> signals, SignalCounts aggregate, Instant now) {
         return rollup(signals, aggregate, now, DEFAULT_RETENTION);
     }

@@ -8,10 +8,10 @@ import java.util.List;
 
 /**
  * How a projection of {@code hindsight.memory.v1} learns a project's signal weights from explicit feedback
- * (seed 004's LearnFromFeedback, decided once by memory-service and carried in the event as votes): a project's
- * weights start at {@link ProjectWeights#PRIORS}, and each vote adds one to its kind's alpha (the kind's prediction
- * agreed with the feedback) or beta (it contradicted it); an abstention adds nothing. Adding commutes, so the order in
- * which feedback is applied does not matter.
+ * (LearnFromFeedback in design.md § Signal weights, decided once by memory-service and carried in the event as votes):
+ * a project's weights start at {@link ProjectWeights#PRIORS}, and each vote adds one to its kind's alpha (the kind's
+ * prediction agreed with the feedback) or beta (it contradicted it); an abstention adds nothing. Adding commutes, so
+ * the order in which feedback is applied does not matter.
  */
 public final class WeightLearning {
 

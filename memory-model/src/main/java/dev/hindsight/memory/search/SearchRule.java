@@ -9,18 +9,19 @@ import java.util.function.BiFunction;
 import java.util.function.ToDoubleFunction;
 
 /**
- * How the ReasoningBank answers a search (seed 004 Search), wherever it is asked: the project's nearest memories by
- * embedding, post-filtered to a minimum confidence, most similar first. memory-service's API and MCP tools and
- * query-service's console apply this same rule to the same vectors, so both show the same memories for a query.
+ * How the ReasoningBank answers a search (design.md § Semantic search), wherever it is asked: the project's nearest
+ * memories by embedding, post-filtered to a minimum confidence, most similar first. memory-service's API and MCP tools
+ * and query-service's console apply this same rule to the same vectors, so both show the same memories for a query.
  */
 public final class SearchRule {
 
-    /** Seed 004's MinConfidence: a search returns only memories at or above it. */
+    /** MinConfidence (design.md § Semantic search): a search returns only memories at or above it. */
     public static final String DEFAULT_MIN_CONFIDENCE = "0.7";
 
     /**
-     * Nearest neighbours fetched per result asked for, before the confidence post-filter (seed 004 filters after the
-     * vector search); more candidates keep results full when many near memories are below the threshold.
+     * Nearest neighbours fetched per result asked for, before the confidence post-filter (confidence filters after the
+     * vector search, design.md § Semantic search); more candidates keep results full when many near memories are below
+     * the threshold.
      */
     public static final String DEFAULT_CANDIDATES_PER_RESULT = "4";
 

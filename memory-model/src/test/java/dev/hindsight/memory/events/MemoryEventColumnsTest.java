@@ -47,7 +47,7 @@ class MemoryEventColumnsTest {
                 .setOutcome(WeightVote.CONTRADICTED).build();
 
         assertThat(WeightLearning.increments(votes)).containsExactly(0.0, 0.0, 1.0, 0.0, 0.0, 1.0);
-        assertThat(WeightLearning.priors()).as("seed 004: explicit Beta(7,3), usage and outcome Beta(5,5)")
+        assertThat(WeightLearning.priors()).as("priors: explicit Beta(7,3), usage and outcome Beta(5,5)")
                 .containsExactly(7.0, 3.0, 5.0, 5.0, 5.0, 5.0);
     }
 

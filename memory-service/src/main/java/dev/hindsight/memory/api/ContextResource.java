@@ -24,12 +24,12 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * Context injection (seed 004 future enhancement 7): the memories most relevant to a task, rendered as one block an
- * agent puts into its prompt at session start, within a token budget (seed 004 SC-002: under 500 tokens). Only the
- * memories that made it into the block record a usage signal.
+ * Context injection (design.md § Context injection): the memories most relevant to a task, rendered as one block an
+ * agent puts into its prompt at session start, within a token budget (500 tokens by default). Only the memories that
+ * made it into the block record a usage signal.
  */
 @Path("/v1/projects/{project}/context")
-@Tag(name = "Memories (seed 004)")
+@Tag(name = "Memories")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.READ)
 public class ContextResource {

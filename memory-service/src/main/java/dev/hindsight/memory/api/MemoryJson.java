@@ -7,7 +7,7 @@ import dev.hindsight.memory.scrub.SecretScrubber;
 import java.time.Instant;
 import java.util.List;
 
-/** A memory as the API returns it: text scrubbed of secrets (seed 004), confidence computed now. */
+/** A memory as the API returns it: text scrubbed of secrets (design.md § Memories), confidence computed now. */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record MemoryJson(String id, String projectId, String title, String description, String content,
         String outcome, String origin, double confidence, long usageCount, List<String> tags,

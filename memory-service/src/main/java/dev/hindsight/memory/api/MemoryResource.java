@@ -45,11 +45,12 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * The ReasoningBank over REST (seed 004's service operations). Projects belong to a tenant: the same project id
- * under two tenants names two unrelated projects, and one tenant asking for another's project or memory gets 404.
+ * The ReasoningBank over REST (design.md § Seed 004: ReasoningBank memory). Projects belong to a tenant: the same
+ * project id under two tenants names two unrelated projects, and one tenant asking for another's project or memory gets
+ * 404.
  */
 @Path("/v1")
-@Tag(name = "Memories (seed 004)")
+@Tag(name = "Memories")
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
 public class MemoryResource {
@@ -86,7 +87,7 @@ public class MemoryResource {
     @Path("/projects/{project}/memories")
     @RolesAllowed(Scopes.INGEST)
     @Operation(operationId = "recordMemory",
-            summary = "Record a memory", description = "Seed 004 memory_record: created at once (no "
+            summary = "Record a memory", description = "As the MCP tool memory_record: created at once (no "
             + "distillation) with confidence 0.8.")
     @APIResponse(responseCode = "201", description = "Recorded; Location names the memory",
             content = @Content(schema = @Schema(implementation = MemoryJson.class)))
@@ -125,8 +126,9 @@ public class MemoryResource {
     @Path("/projects/{project}/memories/search")
     @RolesAllowed(Scopes.READ)
     @Operation(operationId = "searchMemories",
-            summary = "Search memories semantically", description = "Seed 004 memory_search: nearest by meaning, "
-            + "only confidence >= 0.7, most similar first (default limit 10); each result records a usage signal.")
+            summary = "Search memories semantically", description = "As the MCP tool memory_search: nearest by "
+            + "meaning, only confidence >= 0.7, most similar first (default limit 10); each result records a usage "
+            + "signal.")
     public Uni<SearchResult> search(@PathParam("project") @Pattern(regexp = Requests.ID) String project,
             @Valid @NotNull Requests.Search body) {
         int limit = body.limit() == null ? config.search().defaultLimit() : body.limit();
@@ -168,8 +170,8 @@ public class MemoryResource {
     @Path("/memories/{id}/feedback")
     @RolesAllowed(Scopes.INGEST)
     @Operation(operationId = "giveFeedback",
-            summary = "Rate a memory helpful or unhelpful", description = "Seed 004 memory_feedback: an explicit "
-            + "signal; the project's signal weights learn from it; confidence is recomputed.")
+            summary = "Rate a memory helpful or unhelpful", description = "As the MCP tool memory_feedback: an "
+            + "explicit signal; the project's signal weights learn from it; confidence is recomputed.")
     public Uni<FeedbackResult> feedback(@PathParam("id") String id, @Valid @NotNull Requests.Feedback body) {
         return bank.feedback(caller(), memoryId(id), body.helpful(), body.sessionId())
                 .map(row -> new FeedbackResult(row.id().toString(), MemoryJson.round(row.confidence()), body.helpful()));
@@ -179,7 +181,8 @@ public class MemoryResource {
     @Path("/memories/{id}/outcome")
     @RolesAllowed(Scopes.INGEST)
     @Operation(operationId = "reportOutcome",
-            summary = "Report a task's outcome after using a memory", description = "Seed 004 memory_outcome.")
+            summary = "Report a task's outcome after using a memory", description = "As the MCP tool memory_outcome: "
+            + "the task's success or failure counts as an outcome signal; confidence is recomputed.")
     public Uni<OutcomeResult> outcome(@PathParam("id") String id, @Valid @NotNull Requests.Outcome body) {
         return bank.outcome(caller(), memoryId(id), body.succeeded(), body.sessionId())
                 .map(row -> new OutcomeResult(true, MemoryJson.round(row.confidence()),

@@ -31,9 +31,9 @@ import java.util.UUID;
 import org.jboss.logging.Logger;
 
 /**
- * The ReasoningBank's operations (seed 004 Service): record, search, feedback, outcome, get, delete. REST and MCP
- * both call these, so the two surfaces behave identically. Every change is an event on hindsight.memory.v1
- * ({@link MemoryLog}); every read is scoped to the caller's tenant, and another tenant's memory is simply not found.
+ * The ReasoningBank's operations: record, search, feedback, outcome, get, delete. REST and MCP both call these, so the
+ * two surfaces behave identically. Every change is an event on hindsight.memory.v1 ({@link MemoryLog}); every read is
+ * scoped to the caller's tenant, and another tenant's memory is simply not found.
  */
 @Singleton
 public class MemoryBank {
@@ -56,7 +56,7 @@ public class MemoryBank {
         this.config = config;
     }
 
-    /** Seed 004 P4: created at once, bypassing distillation, at confidence 0.8. */
+    /** Created at once, bypassing distillation (design.md § Memories), at confidence 0.8. */
     public Uni<MemoryRow> record(Caller caller, String project, NewMemory memory) {
         UUID id = UUID.randomUUID();
         return Stages.timed("record", "embed",
@@ -79,13 +79,14 @@ public class MemoryBank {
     }
 
     /**
-     * Seed 004 Search: the nearest memories of the project, post-filtered to confidence ≥ MinConfidence, most similar
-     * first; each one returned gets a usage signal (with the session, when the caller names one, so the session's
-     * outcome can later count for it). The answer does not wait for the usage signals: they are evidence the service
-     * gathers, not something the caller asked to be made durable, and waiting for their Kafka acknowledgement and
-     * transaction doubled a search's latency (docs/benchmarks.md). Nor are they applied by the request: nobody reads
-     * them back at once, so the {@code memories} consumer applies them, many searches' worth per transaction. A
-     * signal that cannot be recorded is logged and counted ({@code hindsight_memory_usage_unrecorded_total}).
+     * The search rule (design.md § Semantic search): the nearest memories of the project, post-filtered to confidence ≥
+     * MinConfidence, most similar first; each one returned gets a usage signal (with the session, when the caller names
+     * one, so the session's outcome can later count for it). The answer does not wait for the usage signals: they are
+     * evidence the service gathers, not something the caller asked to be made durable, and waiting for their Kafka
+     * acknowledgement and transaction would add a write's latency to every search (docs/benchmarks.md). Nor are they
+     * applied by the request: nobody reads them back at once, so the {@code memories} consumer applies them, many
+     * searches' worth per transaction. A signal that cannot be recorded is logged and counted
+     * ({@code hindsight_memory_usage_unrecorded_total}).
      */
     public Uni<List<Found>> search(Caller caller, String project, String query, int limit, String sessionId,
             String source) {
@@ -149,8 +150,9 @@ public class MemoryBank {
     }
 
     /**
-     * Seed 004 Feedback: an explicit signal, and LearnFromFeedback: the project's weights learn whether this memory's
-     * other signals had predicted the verdict. The votes travel in the event, so replay learns the same.
+     * Explicit feedback (design.md § Signal weights): an explicit signal, and LearnFromFeedback: the project's weights
+     * learn whether this memory's other signals had predicted the verdict. The votes travel in the event, so replay
+     * learns the same.
      */
     public Uni<MemoryRow> feedback(Caller caller, UUID id, boolean helpful, String sessionId) {
         return get(caller.tenant(), id).flatMap(memory -> {
@@ -164,7 +166,7 @@ public class MemoryBank {
         }).flatMap(done -> get(caller.tenant(), id));
     }
 
-    /** Seed 004 RecordOutcome: the agent's task succeeded or failed after using the memory. */
+    /** An outcome signal (design.md § Confidence): the agent's task succeeded or failed after using the memory. */
     public Uni<MemoryRow> outcome(Caller caller, UUID id, boolean succeeded, String sessionId) {
         return get(caller.tenant(), id).flatMap(memory -> log.append(List.of(event(caller, memory.project(), id,
                         MemoryEvents.signal(MemorySignalKind.OUTCOME, succeeded, sessionId, caller.via(), null)))))

@@ -5,7 +5,10 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
-/** memory-service's settings ({@code hindsight.memory.*}); every key has a default that matches seed 004. */
+/**
+ * memory-service's settings ({@code hindsight.memory.*}); every key has a default that matches
+ * design.md § Seed 004: ReasoningBank memory.
+ */
 @ConfigMapping(prefix = "hindsight.memory")
 public interface MemoryConfig {
 
@@ -20,11 +23,11 @@ public interface MemoryConfig {
     Work work();
 
     interface Search {
-        /** Seed 004's MinConfidence: search and context return only memories at or above it. */
+        /** MinConfidence (design.md § Semantic search): search and context return only memories at or above it. */
         @WithDefault(SearchRule.DEFAULT_MIN_CONFIDENCE)
         double minConfidence();
 
-        /** Seed 004's DefaultSearchLimit (REST and context; the MCP tool's own default is 5, as the seed says). */
+        /** DefaultSearchLimit (REST and context; the MCP tool's own default is 5): design.md § Semantic search. */
         @WithDefault("10")
         int defaultLimit();
 
@@ -32,8 +35,9 @@ public interface MemoryConfig {
         int maxLimit();
 
         /**
-         * Nearest neighbours fetched per result asked for, before the confidence post-filter (seed 004 filters after
-         * the vector search); more candidates keep results full when many near memories are below the threshold.
+         * Nearest neighbours fetched per result asked for, before the confidence post-filter (confidence filters after
+         * the vector search, design.md § Semantic search); more candidates keep results full when many near memories
+         * are below the threshold.
          */
         @WithDefault(SearchRule.DEFAULT_CANDIDATES_PER_RESULT)
         int candidatesPerResult();
@@ -74,7 +78,7 @@ public interface MemoryConfig {
     }
 
     interface Context {
-        /** Seed 004's SC-002: an injected block stays under 500 tokens. */
+        /** The default budget: an injected block stays under 500 tokens (design.md § Context injection). */
         @WithDefault("500")
         int maxTokens();
 

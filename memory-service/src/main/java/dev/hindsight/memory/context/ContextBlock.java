@@ -11,9 +11,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Renders ranked memories as one Markdown block to put in an agent's context at session start (seed 004 future
- * enhancement 7), never above a token budget as {@link TokenEstimator} counts (SC-002 asks for under 500 on average:
- * {@link #DEFAULT_MAX_TOKENS}).
+ * Renders ranked memories as one Markdown block to put in an agent's context at session start
+ * (design.md § Context injection), never above a token budget as {@link TokenEstimator} counts
+ * ({@link #DEFAULT_MAX_TOKENS} by default).
  *
  * <pre>
  * ## Lessons from past sessions
@@ -40,12 +40,13 @@ import java.util.regex.Pattern;
  * <li>The task line is shown when the budget allows it with at least one memory; it is dropped before a memory is.</li>
  * <li>A budget too small for the heading and one memory gives an empty block: a heading alone tells the agent
  * nothing.</li>
- * <li>Text is scrubbed of secrets once more (seed 004 returns content only scrubbed; this is another way out).</li>
+ * <li>Text is scrubbed of secrets once more (content is only returned scrubbed, design.md § Memories; this is another
+ * way out).</li>
  * </ul>
  */
 public final class ContextBlock {
 
-    /** Seed 004 SC-002: memory injection should consume fewer than 500 tokens. */
+    /** Memory injection should consume fewer than 500 tokens (design.md § Context injection). */
     public static final int DEFAULT_MAX_TOKENS = 500;
 
     /** The most one memory's condensed content may take, so that several memories share a budget. */

@@ -15,8 +15,8 @@ import java.util.Objects;
  *
  * @param sessionId   the session's id (the reasoning topic's key); becomes each draft's source
  * @param projectId   the project whose ReasoningBank receives the drafts
- * @param kind        {@code trading}, {@code chat} or {@code debug} (seed 000, 001, 003); {@code unknown} when its start
- *                    was never recorded
+ * @param kind        {@code trading}, {@code chat} or {@code debug} (design.md § Model-days); {@code unknown} when
+ *                    its start was never recorded
  * @param model       the agent's model, e.g. {@code gpt-4o}; null when unknown
  * @param task        what the session set out to do: a trace's {@code task_description}, or the first user message;
  *                    null when unknown (the distiller then falls back to the first user turn)
@@ -54,12 +54,12 @@ public record CompletedSession(String sessionId, String projectId, String kind, 
     }
 
     /**
-     * One message of a conversation (seed 000 and 001).
+     * One message of a conversation (design.md § Messages).
      *
      * @param index   position in the conversation, from 0
      * @param role    {@code user}, {@code assistant}, {@code tool} or {@code system}
      * @param content the message text; null reads as empty
-     * @param steps   the assistant's thinking steps in their exact order (seed 001); empty otherwise
+     * @param steps   the assistant's thinking steps in their exact order (design.md § Thinking steps); empty otherwise
      */
     public record Turn(int index, String role, String content, List<Step> steps) {
 
@@ -72,7 +72,7 @@ public record CompletedSession(String sessionId, String projectId, String kind, 
     }
 
     /**
-     * One thinking step of an assistant message (seed 001): a reasoning block or a tool call.
+     * One thinking step of an assistant message (design.md § Thinking steps): a reasoning block or a tool call.
      *
      * @param order      position within the message, from 0
      * @param type       {@code reasoning} or {@code tool}
@@ -94,7 +94,7 @@ public record CompletedSession(String sessionId, String projectId, String kind, 
     }
 
     /**
-     * One event of a debugging trace (seed 003).
+     * One event of a debugging trace (design.md § Events).
      *
      * @param type     {@code thought_log}, {@code file_edit} or {@code command_run}
      * @param content  the thought's text, the edited file's path, or the command line; null reads as empty
@@ -137,7 +137,7 @@ public record CompletedSession(String sessionId, String projectId, String kind, 
     }
 
     /**
-     * The QA judge's verdict on a session (seed 003's rubric, 0–100).
+     * The QA judge's verdict on a session (design.md § Rubric, 0–100).
      *
      * @param overallScore 0–100
      * @param dimensions   the rubric dimensions, in the judge's order

@@ -20,15 +20,15 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Seed 004's distiller (FR-006, P2, P3): turns a completed session into memory drafts, without a model, from what
+ * The distiller (design.md § Distillation): turns a completed session into memory drafts, without a model, from what
  * the session recorded. Deterministic: the same session always gives the same drafts.
  *
  * <p>Which drafts:
  * <ul>
  * <li>a <b>success strategy</b> when the outcome is SUCCESS, or UNKNOWN and the judge scored it at least
  * {@value #STRONG_JUDGEMENT}, or UNKNOWN with a <i>verified fix</i> (the last command run after the last file edit
- * passed, exit 0) that the judge, if it judged, did not score below {@value #WEAK_SCORE}: a debugging trace sent
- * whole has no outcome field (seed 003), and passing tests after the change are the evidence it worked;</li>
+ * passed, exit 0) that the judge, if it judged, did not score below {@value #WEAK_SCORE}: a debugging trace sent whole
+ * has no outcome field (design.md § Trace format), and passing tests after the change are the evidence it worked;</li>
  * <li>a <b>failure anti-pattern</b> when the outcome is FAILURE, or UNKNOWN and the judge scored it below
  * {@value #WEAK_SCORE}; its content has a "What went wrong:" section built from the evidence: failed commands with
  * exit code and error line, a command re-run unchanged after failing, tool errors, rubric dimensions below

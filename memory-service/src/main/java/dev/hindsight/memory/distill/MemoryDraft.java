@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param description     one or two sentences
  * @param content         the structured lesson (Task / Approach / Key steps / Result, or Task / What went wrong / Do
  *                        instead)
- * @param outcome         {@value #SUCCESS} (a strategy) or {@value #FAILURE} (an anti-pattern), seed 004 FR-009
+ * @param outcome         {@value #SUCCESS} (a strategy) or {@value #FAILURE} (an anti-pattern), see
+ *                        design.md § Distillation
  * @param tags            {@code kind:…}, {@code model:…}, {@code language:…}, {@code problem:…}, in that order
  * @param sourceSessionId the session it was learned from
  */

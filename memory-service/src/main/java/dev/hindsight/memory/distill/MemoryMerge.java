@@ -11,9 +11,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Seed 004's memory merging (future enhancement 5): folds a fresh draft into a near-duplicate memory of the same
- * project instead of storing the lesson twice. The caller decides what is a near-duplicate (embedding similarity);
- * this class decides what the merged memory says.
+ * Memory merging (design.md § Distillation): folds a fresh draft into a near-duplicate memory of the same project
+ * instead of storing the lesson twice. The caller decides what is a near-duplicate (embedding similarity); this class
+ * decides what the merged memory says.
  *
  * <p>Rules:
  * <ul>

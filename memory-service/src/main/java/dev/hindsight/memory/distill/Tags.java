@@ -10,8 +10,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The tags a draft carries so search and people can filter by context (seed 004 P2: "tagged with relevant context
- * (language, problem type)"): {@code kind:}, {@code model:}, {@code language:} and {@code problem:}.
+ * The tags a draft carries so search and people can filter by context (design.md § Distillation): {@code kind:},
+ * {@code model:}, {@code language:} and {@code problem:}.
  *
  * <p>Languages come from evidence about code, never from prose: file extensions of edited files, paths in diff
  * headers and commands, code fence names, and the build or test tool a command runs ({@code pytest}, {@code go test},

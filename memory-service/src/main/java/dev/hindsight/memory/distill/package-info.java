@@ -1,7 +1,8 @@
 /**
- * Seed 004's distiller as plain Java: turns a completed session (a trading model-day, a chat conversation or a
- * debugging trace, with its outcome, summary and judge verdict) into memory drafts, success strategies (P2) and
- * failure anti-patterns with what went wrong (P3), and merges a draft into a near-duplicate memory. Deterministic: the
- * same session always yields the same drafts, so replaying the reasoning topic distils the same memories.
+ * The distiller of design.md § Distillation as plain Java: turns a completed session (a trading model-day, a chat
+ * conversation or a debugging trace, with its outcome, summary and judge verdict) into memory drafts, success
+ * strategies and failure anti-patterns with what went wrong, and merges a draft into a near-duplicate memory.
+ * Deterministic: the same session always yields the same drafts, so replaying the reasoning topic distils the same
+ * memories.
  */
 package dev.hindsight.memory.distill;

@@ -15,9 +15,10 @@ import jakarta.enterprise.event.Observes;
 /**
  * Authenticates {@code /mcp} the HTTP way before the MCP server sees the request: a missing or wrong API key is 401
  * with {@code WWW-Authenticate: Bearer} and a problem+json body (429 with {@code Retry-After} for a source that failed
- * too often), as on every REST endpoint. Left to the MCP server, a wrong key became a JSON-RPC error whose message was
- * an exception's class name, with no challenge a host could act on. The same mechanism as everywhere authenticates
- * (so failed attempts count towards the same limit); the MCP server then finds the caller as before.
+ * too often), as on every REST endpoint. Left to the MCP server, a wrong key would become a JSON-RPC error whose
+ * message is an exception's class name, with no challenge a host could act on. The same mechanism as everywhere
+ * authenticates (so failed attempts count towards the same limit); the MCP server then finds the caller through
+ * Quarkus security, as any endpoint does.
  */
 @ApplicationScoped
 public class McpAuthentication {

@@ -32,20 +32,20 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Seed 004's four MCP tools, with exactly its inputs and outputs, and {@code memory_context} (the context block for a
- * task, as REST's {@code GET /v1/projects/{p}/context}, also offered as the prompt {@code memory_context} for hosts
- * that inject prompts at session start), over streamable HTTP at {@code /mcp}. They call the same {@link MemoryBank}
- * as the REST API and are authenticated the same way (Bearer API key, checked by the HTTP layer before any tool runs;
- * the tenant comes from the key). Each result is structured content and the same JSON as a text block
- * ({@code quarkus.mcp.server.tools.structured-content.compatibility-mode}), since many hosts hand the model only the
- * text. A failure is a tool error the agent can read, never a protocol error: an unknown id, another tenant's id and a
- * malformed id all read "not found". Every tool only adds (a memory, a signal; a search records that it was used), so
- * none is read-only or idempotent, none destroys anything, and none reaches beyond the bank.
+ * The four MCP tools of design.md § MCP tools, with exactly their inputs and outputs, and {@code memory_context} (the
+ * context block for a task, as REST's {@code GET /v1/projects/{p}/context}, also offered as the prompt
+ * {@code memory_context} for hosts that inject prompts at session start), over streamable HTTP at {@code /mcp}. They
+ * call the same {@link MemoryBank} as the REST API and are authenticated the same way (Bearer API key, checked by the
+ * HTTP layer before any tool runs; the tenant comes from the key). Each result is structured content and the same JSON
+ * as a text block ({@code quarkus.mcp.server.tools.structured-content.compatibility-mode}), since many hosts hand the
+ * model only the text. A failure is a tool error the agent can read, never a protocol error: an unknown id, another
+ * tenant's id and a malformed id all read "not found". Every tool only adds (a memory, a signal; a search records that
+ * it was used), so none is read-only or idempotent, none destroys anything, and none reaches beyond the bank.
  */
 @Singleton
 public class MemoryTools {
 
-    /** Seed 004: memory_search's own default limit. */
+    /** memory_search's own default limit (design.md § Semantic search). */
     static final int DEFAULT_LIMIT = 5;
     static final int MAX_LIMIT = 50;
 

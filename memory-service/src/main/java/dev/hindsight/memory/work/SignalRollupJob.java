@@ -16,10 +16,10 @@ import java.time.ZoneOffset;
 import org.jboss.logging.Logger;
 
 /**
- * Seed 004's daily rollup (hybrid signal storage): signals older than {@code keep-individually} (30 days) leave the
+ * The daily rollup (design.md § Signal storage): signals older than {@code keep-individually} (30 days) leave the
  * individual log and are added to their memory's aggregate, in one statement, so a signal is counted exactly once at
- * every moment. Memories' signal totals, and so their confidence, do not change. Replicas may run it at the same
- * time: a row can be deleted (and counted) by one of them only.
+ * every moment. Memories' signal totals, and so their confidence, do not change. Replicas may run it at the same time:
+ * a row can be deleted (and counted) by one of them only.
  */
 @Singleton
 public class SignalRollupJob {

@@ -9,7 +9,7 @@ import dev.hindsight.memory.distill.CompletedSession.Turn;
 import java.time.Instant;
 import java.util.List;
 
-/** Completed sessions modelled on the seeds: a debugging trace (003), a chat with thinking steps (001), trading (000). */
+/** Completed sessions of each kind: a debugging trace, a chat with thinking steps, a trading model-day. */
 final class Sessions {
 
     static final Instant COMPLETED = Instant.parse("2025-10-29T18:00:00Z");
@@ -17,7 +17,7 @@ final class Sessions {
     private Sessions() {
     }
 
-    /** Seed 003: a developer finds why a login fails for non-ASCII passwords, fixes it and verifies with the tests. */
+    /** A debugging trace: a developer finds why a login fails for non-ASCII passwords, fixes it, runs the tests. */
     static CompletedSession debugSuccess() {
         return new CompletedSession("trace-7f1c", "shop-api", "debug", null,
                 "Login endpoint returns 500 when the password contains a non-ASCII character. Users with an é in "
@@ -53,7 +53,7 @@ final class Sessions {
                 COMPLETED);
     }
 
-    /** Seed 003: a flaky test chased by re-running it, one blind edit, and the session gives up. */
+    /** A debugging trace: a flaky test chased by re-running it, one blind edit, and the session gives up. */
     static CompletedSession debugFailure() {
         return new CompletedSession("trace-9a2e", "payments", "debug", "claude-sonnet-4",
                 "Fix the flaky test_transfer_updates_both_balances in the payments service.",
@@ -79,7 +79,7 @@ final class Sessions {
                 COMPLETED);
     }
 
-    /** Seed 001: a chat whose assistant message interleaves reasoning and a tool call, answered with code. */
+    /** A chat whose assistant message interleaves reasoning and a tool call, answered with code. */
     static CompletedSession chatSuccess() {
         return new CompletedSession("chat-51", "assistant", "chat", "gpt-4o",
                 null,
@@ -126,7 +126,7 @@ final class Sessions {
                 COMPLETED);
     }
 
-    /** Seed 000: a trading model-day with price lookups and a buy. */
+    /** A trading model-day (design.md § Model-days) with price lookups and a buy. */
     static CompletedSession trading(Outcome outcome, Judgement judgement) {
         return new CompletedSession("trading-2025-10-29-claude", "paper-fund", "trading", "Claude 3.5 Sonnet",
                 "Rebalance the portfolio for 2025-10-29 within the 10% position limit.",

@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** Seed 004's four MCP tools (and memory_context), called as raw JSON-RPC over streamable HTTP at /mcp. */
+/**
+ * The four MCP tools of design.md § MCP tools (and memory_context), called as raw JSON-RPC over streamable HTTP at
+ * /mcp.
+ */
 @QuarkusTest
 @QuarkusTestResource(HindsightTestResource.class)
 class McpToolsTest {

@@ -30,8 +30,8 @@ import org.jboss.logging.Logger;
  * The caller acknowledges the batch when the returned {@code Uni} completes, so offsets are committed only after
  * the database commit. Not a bean: each service builds one around its own pool. After each commit the age of every
  * event of the batch (from its record timestamp) is recorded as {@code hindsight_consumer_event_age_seconds} by topic:
- * how long events take to reach the service's state, the projection freshness operators watch (the oldest event of a
- * batch waited longest, so recording only the newest, as before, understated it).
+ * how long events take to reach the service's state, the projection freshness operators watch (every event, not only
+ * the newest: the oldest event of a batch waited longest, and the newest alone would understate it).
  */
 public final class TransactionalBatches {
 

@@ -25,11 +25,11 @@ public class EnvelopeDatumProvider<T> extends DefaultAvroDatumProvider<T> {
 
     private static final Map<Class<?>, SpecificData> MODELS = new ConcurrentHashMap<>();
     // Keyed by identity: a generated class always hands out the same Schema instance, and the default provider's
-    // key (the schema's parsing fingerprint, computed per record) cost a tenth of ingest's CPU.
+    // key (the schema's parsing fingerprint) would be computed again for every record.
     private final Map<Schema, DatumWriter<T>> writers = Collections.synchronizedMap(new IdentityHashMap<>());
     // Readers too, by the identity of the registry's writer schema (its client caches the parsed schema per id): a
-    // reader made per record resolved the writer schema against the compiled one every time, 39% of query-service's
-    // CPU while projecting (docs/benchmarks.md). Bounded in case a registry client ever hands out fresh instances.
+    // reader made per record would resolve the writer schema against the compiled one for every record a projection
+    // reads (docs/benchmarks.md). Bounded in case a registry client ever hands out fresh instances.
     private final Map<Schema, DatumReader<T>> readers = Collections.synchronizedMap(new IdentityHashMap<>());
     private static final int MAX_READERS = 256;
 

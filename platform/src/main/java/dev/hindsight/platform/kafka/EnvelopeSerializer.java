@@ -19,8 +19,8 @@ import org.apache.kafka.common.header.Headers;
  * The Apicurio Avro serializer for Kafka (what {@code AvroKafkaSerializer} is: registry lookup, schema id in the
  * payload or in headers), writing Hindsight envelopes through {@link EnvelopeDatumProvider} with a buffered binary
  * encoder. Apicurio's own Avro serializer encodes with Avro's direct encoder, which hands every field to the output
- * stream a few bytes at a time (a synchronized {@code ByteArrayOutputStream.write} each: about a tenth of ingest's CPU on
- * the batch endpoint, docs/benchmarks.md); the buffered encoder fills its own buffer and writes it once per record.
+ * stream a few bytes at a time (a synchronized {@code ByteArrayOutputStream.write} each, for every field of every
+ * record, docs/benchmarks.md); the buffered encoder fills its own buffer and writes it once per record.
  * The bytes are the same, binary encoding being one format whichever encoder writes it ({@code EnvelopeSerializerTest}).
  */
 public class EnvelopeSerializer<T> extends KafkaSerializer<Schema, T> {

@@ -14,9 +14,9 @@ import org.jboss.logging.Logger;
  *
  * <p>Kafka asks {@link LZ4Factory#fastestInstance()} for a codec per record batch. lz4-java answers with its native
  * codec only when its native library is already loaded or when lz4-java itself was loaded by the system class loader;
- * under Quarkus's class loader neither holds, so every batch was compressed by the pure-Java "safe" codec (6% of
- * ingest's CPU under load, docs/benchmarks.md), while Kafka's own tools on the same machine use JNI. Loading the
- * library once at start-up, before the channels start, makes {@code fastestInstance()} answer the native codec. The
+ * under Quarkus's class loader neither holds, so every batch would be compressed by the pure-Java "safe" codec, a cost
+ * paid on every batch ingest sends (docs/benchmarks.md), while Kafka's own tools on the same machine use JNI. Loading
+ * the library once at start-up, before the channels start, makes {@code fastestInstance()} answer the native codec. The
  * bytes on the wire are LZ4 frames either way; where no native build exists for the platform, Kafka keeps the Java
  * codec and this says so once.
  */

@@ -12,11 +12,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * Sends keyed events and completes only when Kafka acknowledged all of them, with a {@link Receipt} per event. All
- * of a call's records are handed to the channel's producer in one hop to its sending thread (never blocking the
- * event loop, even when the producer must wait for metadata or buffer space), so the producer batches them; one
- * SmallRye emitter message per event cost more than serializing it (docs/benchmarks.md). The call completes once, when
- * the last acknowledgement arrives (or the first failure): one counter for the call, not a future per record.
+ * Sends keyed events and completes only when Kafka acknowledged all of them, with a {@link Receipt} per event. All of a
+ * call's records are handed to the channel's producer in one hop to its sending thread (never blocking the event loop,
+ * even when the producer must wait for metadata or buffer space), so the producer batches them; one SmallRye emitter
+ * message per event would cost more than serializing it (docs/benchmarks.md). The call completes once, when the last
+ * acknowledgement arrives (or the first failure): one counter for the call, not a future per record.
  *
  * <p>Kafka runs acknowledgement callbacks on the producer's one network thread. Whatever follows the call (building
  * receipts into an answer, writing it as JSON) must not run there, or every caller's sends wait behind it and that one

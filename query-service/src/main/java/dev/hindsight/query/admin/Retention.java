@@ -16,12 +16,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Retention per event type, applied to the read models by a scheduled job (seed 002: decision sets and behaviour
- * signals 90 days by default; shadow evaluations and decision comparisons 365 days; a memory's individual signals 90 days, while its totals
- * keep counting them). Age is event time
- * ({@code occurred_at}), so a rebuild that projects old events again has them removed by the next run. The same job
- * drops retired read-model generations after their grace period. Kafka keeps the source events: retention here
- * bounds what dashboards show and what the database holds, not the history.
+ * Retention per event type, applied to the read models by a scheduled job
+ * (design.md § Retention by topic and read model: decision sets and behaviour signals 90 days by default; shadow
+ * evaluations and decision comparisons 365 days; a memory's individual signals 90 days, while its totals keep counting
+ * them). Age is event time ({@code occurred_at}), so a rebuild that projects old events again has them removed by the
+ * next run. The same job drops retired read-model generations after their grace period. Kafka keeps the source events:
+ * retention here bounds what dashboards show and what the database holds, not the history.
  */
 @ApplicationScoped
 public class Retention {

@@ -16,8 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Seed 002's audit queries, which {@link AuditResource} serves. Events come back as the seed's audit events:
- * {@code {"event_id", "event_type", "level", "payload": {...}}}, the JSON built by PostgreSQL in the same query.
+ * The audit queries of design.md § Queries and leaderboard, which {@link AuditResource} serves. Events come back as
+ * audit events: {@code {"event_id", "event_type", "level", "payload": {...}}}, the JSON built by PostgreSQL in the same
+ * query.
  */
 @ApplicationScoped
 public class AuditQueries {

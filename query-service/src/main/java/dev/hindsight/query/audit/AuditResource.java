@@ -22,9 +22,9 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Seed 002's audit queries over HTTP, read by {@link AuditQueries}. */
+/** The audit queries of design.md § Queries and leaderboard over HTTP, read by {@link AuditQueries}. */
 @Path("/v1/decision-sets")
-@Tag(name = "Audit (seed 002)")
+@Tag(name = "Audit")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.READ)
 public class AuditResource {
@@ -39,9 +39,8 @@ public class AuditResource {
 
     @GET
     @Operation(operationId = "listDecisionSets",
-            summary = "Decision sets, newest first", description = "Seed 002's get_decision_sets: optional "
-            + "session_id, has_shadow (true: only sets with shadow decisions; false: only without), limit 1-1000 "
-            + "(default 100).")
+            summary = "Decision sets, newest first", description = "Filters, all optional: session_id, "
+            + "has_shadow (true: only sets with shadow decisions; false: only without), limit 1-1000 (default 100).")
     @APIResponse(responseCode = "200", description = "The decision sets, newest first",
             content = @Content(schema = @Schema(implementation = AuditShapes.DecisionSets.class)))
     @APIResponse(responseCode = "400", description = "Invalid parameter",
@@ -58,8 +57,8 @@ public class AuditResource {
     @GET
     @Path("/{decisionSetId}")
     @Operation(operationId = "getDecisionSet",
-            summary = "The complete picture of a decision set", description = "Seed 002's correlation: the "
-            + "decision set, the behaviour signals on its message, its shadow evaluations and decision comparisons "
+            summary = "The complete picture of a decision set", description = "The decision set, "
+            + "the behaviour signals on its message, its shadow evaluations and decision comparisons "
             + "(evaluations and comparisons are filled by evaluation-service's events).")
     @APIResponse(responseCode = "200", description = "The decision set, its signals, evaluations and comparisons",
             content = @Content(schema = @Schema(implementation = AuditShapes.DecisionSetPicture.class)))
@@ -72,9 +71,9 @@ public class AuditResource {
     @GET
     @Path("/{decisionSetId}/evaluations")
     @Operation(operationId = "listShadowEvaluations",
-            summary = "Shadow evaluations of a decision set", description = "Seed 002's "
-            + "get_shadow_evaluations_for_decision_set: every revision of its SHADOW_EVALUATION_COMPLETED, oldest "
-            + "first (a late signal adds a revision; the last one is the current score).")
+            summary = "Shadow evaluations of a decision set", description = "Every revision "
+            + "of its SHADOW_EVALUATION_COMPLETED, oldest first (a late signal adds a revision; the last one is the "
+            + "current score).")
     @APIResponse(responseCode = "200", description = "Every revision, oldest first",
             content = @Content(schema = @Schema(implementation = AuditShapes.Evaluations.class)))
     @APIResponse(responseCode = "404", description = "No such decision set for this tenant",
@@ -83,9 +82,11 @@ public class AuditResource {
         return audit.evaluations(tenant.tenant(), decisionSetId);
     }
 
-    /** {@code GET /v1/messages/{message_id}/signals}: seed 002's get_user_behavior_signals_for_message. */
+    /**
+     * {@code GET /v1/messages/{message_id}/signals}: the signals on a message (design.md § Queries and leaderboard).
+     */
     @Path("/v1/messages")
-    @Tag(name = "Audit (seed 002)")
+    @Tag(name = "Audit")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.READ)
     public static class MessageSignals {

@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * What the audit endpoints answer, for the published OpenAPI document: the answers are built as JSON by the queries
- * (seed 002's events, as PostgreSQL writes them), and these records only describe them.
+ * (the audit events, as PostgreSQL writes them), and these records only describe them.
  */
 public final class AuditShapes {
 

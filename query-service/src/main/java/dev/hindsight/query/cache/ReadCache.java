@@ -31,9 +31,9 @@ import org.jboss.logging.Logger;
  * (who asked before the change was announced) get the answer they would have got without a cache.
  *
  * <p>An answer is kept from its second read (unless {@code admit-first-read}): a {@link Doorkeeper} remembers which
- * answers were read lately. Reads spread uniformly over millions of sessions otherwise each put an answer into the
- * cache that is evicted unread; those answers outlived young collections, which took three times as long, and the
- * p99 of such reads rose by a third (docs/benchmarks.md).
+ * answers were read lately. Reads spread uniformly over millions of sessions would otherwise each put an answer into
+ * the cache that is evicted unread; such answers outlive young collections, which makes those collections, and so the
+ * slowest reads, longer (docs/benchmarks.md).
  */
 @ApplicationScoped
 public class ReadCache implements ChangeListener {
@@ -103,8 +103,8 @@ public class ReadCache implements ChangeListener {
     }
 
     /**
-     * Seed 000's {@code GET /reasoning} answer for these filters, one page of it ({@code page} names it: its cursor
-     * and size). A change that drops the answers of these filters drops every page of them.
+     * The {@code GET /reasoning} answer for these filters, one page of it ({@code page} names it: its cursor and size).
+     * A change that drops the answers of these filters drops every page of them.
      */
     public Uni<Rendered> reasoning(String tenant, ReasoningFilters filters, boolean fullConversation, String page,
             int generation, Supplier<Uni<Rendered>> load) {

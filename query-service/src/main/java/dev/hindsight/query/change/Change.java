@@ -7,7 +7,7 @@ import java.time.LocalDate;
  * Something the live projection committed that a reader may want to re-read: a session, a decision set, a
  * judgement. {@code kind} says which ({@code session}, {@code session_summarized}, {@code trace_judged},
  * {@code message_summarized}, {@code decision_set}, {@code evaluation}); {@code id} is the session or decision set.
- * A session's change carries its trading model-day when the batch started it, so that cached answers to seed 000's
+ * A session's change carries its trading model-day when the batch started it, so that cached answers to
  * {@code GET /reasoning} whose filters it matches are dropped too.
  */
 public record Change(String tenant, String kind, String id, Instant at, TradingDay trading) {
@@ -19,7 +19,7 @@ public record Change(String tenant, String kind, String id, Instant at, TradingD
         this(tenant, kind, id, at, null);
     }
 
-    /** Seed 000's model-day of a trading session. */
+    /** The model-day of a trading session (design.md § Model-days). */
     public record TradingDay(String jobId, LocalDate date, String model) {
     }
 }

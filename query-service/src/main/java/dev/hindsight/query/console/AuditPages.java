@@ -19,9 +19,9 @@ import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
- * Seed 002's pages: decision sets (a set's active and shadow decisions side by side, the behaviour signals on its
- * message, every evaluation revision, the comparisons) and the classifier versions' leaderboard. They read through
- * the JSON API's own queries, as the signed-in viewer's tenant.
+ * The audit pages (design.md § The console): decision sets (a set's active and shadow decisions side by side, the
+ * behaviour signals on its message, every evaluation revision, the comparisons) and the classifier versions'
+ * leaderboard. They read through the JSON API's own queries, as the signed-in viewer's tenant.
  */
 @Path("/ui")
 @PermitAll

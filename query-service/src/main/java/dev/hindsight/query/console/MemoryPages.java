@@ -26,9 +26,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
- * Seed 004's pages: a tenant's projects, a project's memories (newest first or by confidence, or a search's answer)
- * and one memory with the evidence behind its confidence. They read query-service's projection of the ReasoningBank;
- * a search here reads only, so looking something up in the console records no usage signal.
+ * The memory pages (design.md § The console): a tenant's projects, a project's memories (newest first or by confidence,
+ * or a search's answer) and one memory with the evidence behind its confidence. They read query-service's projection of
+ * the ReasoningBank; a search here reads only, so looking something up in the console records no usage signal.
  */
 @Path("/ui")
 @PermitAll

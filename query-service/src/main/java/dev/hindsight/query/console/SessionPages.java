@@ -102,8 +102,8 @@ public class SessionPages {
         // compressed too, until the projection announces a change to the session, as its JSON answer is (ADR 0009).
         return access.page(uri, Scopes.READ, viewer -> generations.current().chain(rm -> cache.consoleSession(
                         viewer.tenant(), viewer.admin(), sessionId, rm.generation(),
-                        // Building, rendering and compressing a page of hundreds of messages takes tens of
-                        // milliseconds of CPU: done on a worker, so the event loop keeps answering meanwhile.
+                        // Building, rendering and compressing a page of hundreds of messages is real CPU work:
+                        // done on a worker, so the event loop keeps answering meanwhile.
                         () -> sessions.find(rm, viewer.tenant(), sessionId)
                                 .emitOn(Infrastructure.getDefaultWorkerPool())
                                 .map(found -> render(viewer, sessionId, found, rm.generation()))))

@@ -48,7 +48,7 @@ public class LiveStream {
     public Multi<Event> stream() {
         String tenantId = tenant.tenant();
         // A committed batch announces all its sessions at once, faster than the response takes them one write at a
-        // time: without a buffer the first burst failed the subscription and the stream ended silently. A client more
+        // time: without a buffer the first burst would fail the subscription and end the stream silently. A client more
         // than BUFFERED changes behind is dropped instead (EventSource clients reconnect, then re-read).
         Multi<Event> changes = feed.changes().onOverflow().buffer(BUFFERED)
                 .filter(change -> change.tenant().equals(tenantId))

@@ -195,7 +195,10 @@ public class MemoryQueries {
                 }));
     }
 
-    /** Seed 004 Search over the project, as memory-service answers it, without recording usage. */
+    /**
+     * The search rule (design.md § Semantic search) over the project, as memory-service answers it, without recording
+     * usage.
+     */
     public Uni<List<Hit>> search(String tenant, String project, String query, int limit) {
         int candidates = SearchRule.candidates(limit, candidatesPerResult);
         return embeddings.embed(query).chain(vector -> generations.current().chain(rm -> pool

@@ -10,7 +10,7 @@ import jakarta.inject.Singleton;
 /**
  * The embedding model the console's memory search uses: memory-service's, so that a query finds the same memories
  * in both. It is loaded on the first search (on the embedding pool, never the event loop), not at start-up: most
- * replicas of query-service never search, and start-up stays as fast as before.
+ * replicas of query-service never search, so their start-up does not pay for loading a model.
  */
 @Singleton
 public class MemorySearchSetup {

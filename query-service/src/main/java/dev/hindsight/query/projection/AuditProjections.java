@@ -23,13 +23,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
-/** Seed 002's audit events: decision sets and behaviour signals, each topic its own projection. */
+/** The audit events: decision sets and behaviour signals, each topic its own projection. */
 public final class AuditProjections {
 
     private AuditProjections() {
     }
 
-    /** A decision as seed 002 writes it (rule_signals and llm_confidence as JSON). */
+    /** A decision as recorded (design.md § Decision sets; rule_signals and llm_confidence as JSON). */
     static JsonObject decision(Decision decision) {
         return Json.withoutNulls(new JsonObject()
                 .put("version", decision.getVersion())

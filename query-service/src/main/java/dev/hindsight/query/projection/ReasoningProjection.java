@@ -54,9 +54,9 @@ public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
                 labels = EXCLUDED.labels, listed_at = EXCLUDED.started_at,
                 last_event_at = GREATEST({rm}.session.last_event_at, EXCLUDED.last_event_at)""";
 
-    // One statement for all of a batch's messages: insert each unless its index is taken (the first event wins,
-    // seed 000's UNIQUE(session_id, message_index); within the batch, in topic order), then count the inserted ones
-    // on their sessions, one session row update per session instead of one per message.
+    // One statement for all of a batch's messages: insert each unless its index is taken (the first event wins, as
+    // (session, message_index) is unique, design.md § Messages; within the batch, in topic order), then count the
+    // inserted ones on their sessions, one session row update per session instead of one per message.
     private static final String INSERT_MESSAGES = """
             WITH input AS (
                 SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[],

@@ -28,10 +28,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Seed 000's {@code GET /reasoning}: trading model-day sessions by job_id, date and model, each with its positions
- * and, when asked, its conversation. Two queries at most: the sessions (positions aggregated alongside), then every
- * matching session's messages at once. The rendered answer is kept until a session it shows changes, or a trading
- * session its filters match starts ({@link ReadCache}).
+ * {@code GET /reasoning} (design.md § The /reasoning query): trading model-day sessions by job_id, date and model, each
+ * with its positions and, when asked, its conversation. Two queries at most: the sessions (positions aggregated
+ * alongside), then every matching session's messages at once. The rendered answer is kept until a session it shows
+ * changes, or a trading session its filters match starts ({@link ReadCache}).
  */
 @ApplicationScoped
 public class ReasoningQuery {
@@ -174,7 +174,7 @@ public class ReasoningQuery {
         }
     }
 
-    /** The answer as seed 000 shapes it: {"sessions": [...], "count": N}, rendered. 404 when nothing matches. */
+    /** The answer, {"sessions": [...], "count": N} (design.md § The /reasoning query), rendered; 404 when none. */
     public Uni<Rendered> find(Filters filters) {
         String tenantId = tenant.tenant();
         return generations.current().chain(rm -> cache.reasoning(tenantId,

@@ -21,9 +21,12 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** Seed 000's endpoint at its own path, {@code GET /reasoning}; the same answer is at {@code /v1/reasoning}. */
+/**
+ * The endpoint of design.md § The /reasoning query at its own path, {@code GET /reasoning}; the same answer is at
+ * {@code /v1/reasoning}.
+ */
 @Path("/reasoning")
-@Tag(name = "Reasoning (seed 000)")
+@Tag(name = "Reasoning")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.READ)
 public class ReasoningResource {
@@ -65,7 +68,7 @@ public class ReasoningResource {
 
     /** {@code GET /v1/reasoning}: the same, under the versioned API. */
     @Path("/v1/reasoning")
-    @Tag(name = "Reasoning (seed 000)")
+    @Tag(name = "Reasoning")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed(Scopes.READ)
     public static class Versioned {

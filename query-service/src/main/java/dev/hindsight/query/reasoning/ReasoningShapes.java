@@ -18,7 +18,7 @@ public final class ReasoningShapes {
     public record ReasoningPage(List<ModelDay> sessions, int count, long total, String nextCursor) {
     }
 
-    /** Seed 000's model-day, with its positions and, on request, its conversation. */
+    /** A model-day (design.md § Model-days), with its positions and, on request, its conversation. */
     public record ModelDay(String sessionId, String jobId, LocalDate date, String model, String sessionSummary,
             OffsetDateTime startedAt, OffsetDateTime completedAt, int totalMessages,
             List<SessionView.Position> positions, List<ConversationMessage> conversation) {

@@ -4,7 +4,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
-/** Timestamps as the seeds write them: ISO-8601 in UTC with a Z. */
+/** Timestamps as the read API writes them: ISO-8601 in UTC with a Z. */
 public final class Times {
 
     private Times() {

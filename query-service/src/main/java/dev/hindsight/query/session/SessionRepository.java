@@ -17,7 +17,9 @@ import java.util.Optional;
 @ApplicationScoped
 public class SessionRepository {
 
-    /** Positions (seed 000 fields) and activities (seed 003 order) ride along as JSON arrays. */
+    /**
+     * Positions (design.md § Positions) and activities (in trace order, design.md § Events) ride along as JSON arrays.
+     */
     public static final String POSITIONS = """
             COALESCE((SELECT json_agg(json_strip_nulls(json_build_object(
                         'action_id', p.action_id, 'action_type', p.action_type, 'symbol', p.symbol,

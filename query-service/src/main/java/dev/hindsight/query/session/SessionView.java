@@ -14,7 +14,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * A session as dashboards read it: its attributes, summaries and QA results, its messages in conversation order with
- * each assistant message's thinking steps in exact order, its positions (seed 000) and trace activities (seed 003).
+ * each assistant message's thinking steps in exact order, its positions (design.md § Positions) and trace activities
+ * (design.md § Events).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionView(String sessionId, String kind, OffsetDateTime startedAt, OffsetDateTime completedAt,
@@ -30,29 +31,32 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
     // The JSON columns are written to the answer as stored (@JsonRawValue); these records only describe them in the
     // published document.
 
-    /** Seed 000: one trading action with the portfolio after it, in action order. */
+    /** One trading action with the portfolio after it, in action order (design.md § Positions). */
     public record Position(int actionId, String actionType, String symbol, Double amount, Double price,
             Double cashAfter, Double portfolioValue, Double dailyProfit, Double dailyReturnPct) {
     }
 
-    /** Seed 003: one trace event, in the trace's order. */
+    /** One trace event, in the trace's order (design.md § Events). */
     public record Activity(String eventId, String timestamp, String eventType, JsonNode payload) {
     }
 
-    /** Seed 001: one reasoning block or tool call of a message, at its exact position. */
+    /** One reasoning block or tool call of a message, at its exact position (design.md § Thinking steps). */
     public record ThinkingStep(int stepOrder, String stepType, String content, String toolName, JsonNode toolArguments,
             String toolResult, String toolError) {
     }
 
-    /** Seed 001's legacy tool list entry, for readers that know only {@code reasoning} and {@code tools}. */
+    /**
+     * A legacy tool list entry (design.md § Legacy reasoning and tools), for readers that know only {@code reasoning}
+     * and {@code tools}.
+     */
     public record LegacyTool(String toolName, JsonNode toolArguments, String toolResult, String toolError) {
     }
 
-    /** Seed 000's model-day. */
+    /** A trading model-day (design.md § Model-days). */
     public record Trading(String jobId, LocalDate date, String model) {
     }
 
-    /** Seed 003's qa_results: pending until the QA judge has scored the session. */
+    /** qa_results (design.md § QA results): pending until the QA judge has scored the session. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record QaResults(String status, Double score,
             @JsonRawValue @Schema(type = SchemaType.OBJECT, description = "The judge's scores, dimension by dimension")
@@ -69,13 +73,13 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
     }
 
     /**
-     * One message (seed 000 reasoning_logs row) with its ordered thinking steps (seed 001), readable by both kinds of
-     * seed 001 reader. A legacy message that has only reasoning text and a tool list gets steps rebuilt the way seed
-     * 001's readers fall back (the reasoning first, then each tool in list order), flagged
+     * One message (design.md § Messages) with its ordered thinking steps, readable by readers of both generations
+     * (design.md § Backward compatibility). A legacy message that has only reasoning text and a tool list gets steps
+     * rebuilt the way older readers fall back (the reasoning first, then each tool in list order), flagged
      * {@code thinking_steps_reconstructed}; a message recorded with steps gets the legacy {@code reasoning} (its
      * reasoning steps' text, in order) and {@code tools} (its tool steps) for readers that know only those, flagged
-     * {@code reasoning_and_tools_derived}. A message with neither has no {@code thinking_steps} (seed 001's
-     * {@code None}), not an empty list.
+     * {@code reasoning_and_tools_derived}. A message with neither has no {@code thinking_steps} at all, not an empty
+     * list.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record MessageView(int messageIndex, String role, String content, String summary, String toolName,

@@ -11,7 +11,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
 
-/** Reads a debugging trace (a session of kind debug) as seed 003's JSON, in one query. */
+/** Reads a debugging trace (a session of kind debug) in its upload shape (design.md § Trace format), in one query. */
 @ApplicationScoped
 public class TraceRepository {
 

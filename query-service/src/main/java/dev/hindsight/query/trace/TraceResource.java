@@ -34,11 +34,12 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * A debugging trace in seed 003's own JSON shape (root metadata, {@code Final_code_diff} spelled as the seed spells
- * it, events in trace order with a normalized {@code timestamp}) and its {@code qa_results}. One query, kept rendered until the trace changes ({@link ReadCache}).
+ * A debugging trace in the JSON shape it is uploaded in (design.md § Trace format: root metadata,
+ * {@code Final_code_diff} with its capital F, events in trace order with a normalized {@code timestamp}) and its
+ * {@code qa_results}. One query, kept rendered until the trace changes ({@link ReadCache}).
  */
 @Path("/v1/traces")
-@Tag(name = "Traces (seed 003)")
+@Tag(name = "Traces")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.READ)
 public class TraceResource {
@@ -78,7 +79,7 @@ public class TraceResource {
 
     // The answer is built as JSON (TraceRepository); these records only describe it in the published document.
 
-    /** Seed 003's trace as recorded, with its events in order and the QA judge's results. */
+    /** A debugging trace as recorded, with its events in order and the QA judge's results. */
     public record Trace(String traceId, String developerId, String taskId, String taskDescription, String repoUrl,
             String repoCommitHash, OffsetDateTime startTimestamp, OffsetDateTime endTimestamp,
             @JsonProperty("Final_code_diff") String finalCodeDiff, String outcome, List<SessionView.Activity> events,

@@ -22,13 +22,13 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * The classifier version leaderboard (seed 002's migration decisions): per version, over the latest revision of each
- * decision set's evaluation, the number of evaluations, the mean Reality Alignment Score with its 95% interval, and
- * for shadow versions wins / ties / losses against the active decision on the same messages and a promotion
+ * The classifier version leaderboard (design.md § Queries and leaderboard): per version, over the latest revision of
+ * each decision set's evaluation, the number of evaluations, the mean Reality Alignment Score with its 95% interval,
+ * and for shadow versions wins / ties / losses against the active decision on the same messages and a promotion
  * recommendation from the paired difference ({@link LeaderboardStats}), read by {@link LeaderboardQuery}.
  */
 @Path("/v1/versions/leaderboard")
-@Tag(name = "Audit (seed 002)")
+@Tag(name = "Audit")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.READ)
 public class LeaderboardResource {

@@ -90,7 +90,7 @@ class MemoryPagesTest {
         assertThat(text(locksPage, "td class=\"number positive\"")).as("helpful ratings, the duplicate counted once")
                 .isEqualTo("3");
 
-        // A question in the agent's words finds the lesson; the distilled memory (0.60) is below seed 004's 0.7.
+        // A question in the agent's words finds the lesson; the distilled memory (0.60) is below the 0.7 minimum.
         String deadlock = page(cookie, list + "?q=" + encode("why did my two database transactions deadlock?"));
         assertThat(ids(deadlock).get(0)).isEqualTo(locks);
         assertThat(deadlock).contains("Searching here records no usage");

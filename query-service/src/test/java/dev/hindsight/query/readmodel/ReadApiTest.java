@@ -49,7 +49,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Given events on the three source topics (real broker, registry and PostgreSQL), then the read API answers in the
- * seeds' shapes: {@code GET /reasoning} (seed 000), traces (seed 003), audit queries (seed 002), session listing.
+ * specified shapes: {@code GET /reasoning} (design.md § The /reasoning query), traces (design.md § Events), audit
+ * queries (design.md § Queries and leaderboard), session listing.
  */
 @QuarkusTest
 @QuarkusTestResource(HindsightTestResource.class)

@@ -15,7 +15,10 @@ import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Parameter parsing and SQL shaping of the read API, and seed 001's legacy fallback, without containers. */
+/**
+ * Parameter parsing and SQL shaping of the read API, and the legacy fallback of design.md § Backward compatibility,
+ * without containers.
+ */
 class QueryParsingTest {
 
     @Test

@@ -70,12 +70,13 @@ class SessionProjectionTest {
         assertThat(session.getString("messages[2].thinking_steps[1].tool_arguments.date")).isEqualTo("2025-10-01");
         assertThat(session.getMap("messages[2].thinking_steps[0]")).doesNotContainKey("tool_name");
 
-        // Seed 001's older readers know only reasoning and tools: both are derived from the steps, and say so.
+        // Older readers know only reasoning and tools: both are derived from the steps, and say so
+        // (design.md § Backward compatibility).
         assertThat(session.getString("messages[2].reasoning")).isEqualTo("Check cash.\n\nEnough cash.");
         assertThat(session.getList("messages[2].tools.tool_name", String.class)).containsExactly("get_positions");
         assertThat(session.getString("messages[2].tools[0].tool_arguments.date")).isEqualTo("2025-10-01");
         assertThat(session.getBoolean("messages[2].reasoning_and_tools_derived")).isTrue();
-        // A message without steps has none (seed 001's None), not an empty list.
+        // A message without steps has none, not an empty list (design.md § Backward compatibility).
         assertThat(session.getMap("messages[0]")).doesNotContainKeys("thinking_steps", "reasoning", "tools",
                 "reasoning_and_tools_derived");
     }
