@@ -7,7 +7,7 @@
 #   sessions, any    GET /v1/sessions/{id} for ids drawn uniformly from every session of tenant "demo" in the read
 #                    model (with a large read model most are not in the read cache: PostgreSQL answers)
 #   sessions, hot    the same over the first [hot] of those ids (a dashboard's working set: the read cache answers)
-#   reasoning        GET /reasoning for seed 000's model-day with the full conversation
+#   reasoning        GET /reasoning for the demo's trading model-day with the full conversation
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/.hindsight/env"
