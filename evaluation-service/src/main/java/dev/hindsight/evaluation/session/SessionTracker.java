@@ -8,8 +8,6 @@ import dev.hindsight.evaluation.insight.Summarizer;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
 import dev.hindsight.events.reasoning.ActivityRecorded;
-import dev.hindsight.events.reasoning.CommandRun;
-import dev.hindsight.events.reasoning.FileEdit;
 import dev.hindsight.events.reasoning.MessageRecorded;
 import dev.hindsight.events.reasoning.MessageRole;
 import dev.hindsight.events.reasoning.PositionRecorded;
@@ -18,10 +16,10 @@ import dev.hindsight.events.reasoning.SessionCompleted;
 import dev.hindsight.events.reasoning.SessionKind;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.reasoning.ThinkingStep;
-import dev.hindsight.events.reasoning.ThoughtLog;
 import dev.hindsight.platform.consumer.DeadLetters;
-import dev.hindsight.platform.consumer.TopicHandler;
+import dev.hindsight.platform.consumer.LedgeredTopicHandler;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
+import dev.hindsight.platform.events.TraceActivity;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
@@ -41,9 +39,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.jboss.logging.Logger;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
 
 /**
  * Keeps what summaries and the QA judge need from {@code hindsight.reasoning.v1} (session attributes, messages,
@@ -54,7 +51,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * transaction; the worker and the outbox relay are woken after it commits.
  */
 @Singleton
-public class SessionTracker extends TopicHandler<ReasoningEvent> {
+public class SessionTracker extends LedgeredTopicHandler<ReasoningEvent> {
 
     static final String CONSUMER = "evaluation.reasoning";
 
@@ -104,10 +101,8 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
     private final Clock clock = Clock.systemUTC();
 
     public SessionTracker(Pool pool, DeadLetters deadLetters, InsightWorker worker, InsightModels models,
-            Outbox outbox, OutboxRelay relay,
-            @ConfigProperty(name = "mp.messaging.incoming.reasoning.topic") String topic,
-            @ConfigProperty(name = "mp.messaging.incoming.reasoning.dead-letter-queue.topic") String deadLetterTopic) {
-        super(pool, deadLetters, topic, deadLetterTopic, ReasoningEvent.class);
+            Outbox outbox, OutboxRelay relay) {
+        super(pool, deadLetters, "reasoning", CONSUMER, ReasoningEvent.class, ReasoningEvent::getHeader);
         this.worker = worker;
         this.models = models;
         this.outbox = outbox;
@@ -130,11 +125,7 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
     }
 
     @Override
-    public Uni<Void> apply(SqlClient tx, List<Consumed<ReasoningEvent>> events) {
-        return firstSeen(tx, CONSUMER, events, ReasoningEvent::getHeader, this::write);
-    }
-
-    private Uni<Void> write(SqlClient tx, List<Consumed<ReasoningEvent>> events) {
+    protected Uni<Void> write(SqlClient tx, List<Consumed<ReasoningEvent>> events) {
         List<Tuple> started = new ArrayList<>();
         List<Tuple> messages = new ArrayList<>();
         List<Assistant> assistants = new ArrayList<>(); // aligned with messages: null for other roles
@@ -269,33 +260,15 @@ public class SessionTracker extends TopicHandler<ReasoningEvent> {
     }
 
     private static Tuple step(String tenant, String session, ActivityRecorded a, long offset) {
-        Object activity = a.getActivity();
-        String kind;
-        String text = null;
-        String filePath = null;
-        String diff = null;
-        String command = null;
-        Integer exitCode = null;
-        String stdout = null;
-        String stderr = null;
-        if (activity instanceof ThoughtLog t) {
-            kind = "THOUGHT";
-            text = t.getThoughtText();
-        } else if (activity instanceof FileEdit f) {
-            kind = "EDIT";
-            filePath = f.getFilePath();
-            diff = f.getContentDiff();
-        } else if (activity instanceof CommandRun c) {
-            kind = "COMMAND";
-            command = c.getCommandText();
-            exitCode = c.getExitCode();
-            stdout = c.getStdout();
-            stderr = c.getStderr();
-        } else {
-            throw new IllegalArgumentException("unknown activity " + activity.getClass().getName());
-        }
+        TraceActivity activity = TraceActivity.of(a);
+        String kind = switch (activity.type()) {
+            case TraceActivity.THOUGHT_LOG -> "THOUGHT";
+            case TraceActivity.FILE_EDIT -> "EDIT";
+            default -> "COMMAND";
+        };
         return Tuple.from(java.util.Arrays.asList(tenant, session, a.getActivityId(), a.getSequence(),
-                at(a.getTimestamp()), offset, kind, text, filePath, diff, command, exitCode, stdout, stderr));
+                at(a.getTimestamp()), offset, kind, activity.thoughtText(), activity.filePath(), activity.contentDiff(),
+                activity.commandText(), activity.exitCode(), activity.stdout(), activity.stderr()));
     }
 
     private static OffsetDateTime at(Instant instant) {

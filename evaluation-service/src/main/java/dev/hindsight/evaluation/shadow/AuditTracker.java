@@ -19,7 +19,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -59,10 +58,8 @@ public class AuditTracker extends TopicHandler<SpecificRecordBase> {
 
     private final ShadowEvaluator evaluator;
 
-    public AuditTracker(Pool pool, DeadLetters deadLetters, ShadowEvaluator evaluator,
-            @ConfigProperty(name = "mp.messaging.incoming.audit.topics") String topic,
-            @ConfigProperty(name = "mp.messaging.incoming.audit.dead-letter-queue.topic") String deadLetterTopic) {
-        super(pool, deadLetters, topic, deadLetterTopic, SpecificRecordBase.class);
+    public AuditTracker(Pool pool, DeadLetters deadLetters, ShadowEvaluator evaluator) {
+        super(pool, deadLetters, "audit", SpecificRecordBase.class);
         this.evaluator = evaluator;
     }
 

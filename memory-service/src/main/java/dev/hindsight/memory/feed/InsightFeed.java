@@ -9,7 +9,7 @@ import dev.hindsight.events.insights.TraceJudged;
 import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.work.MemoryWorker;
 import dev.hindsight.platform.consumer.DeadLetters;
-import dev.hindsight.platform.consumer.TopicHandler;
+import dev.hindsight.platform.consumer.LedgeredTopicHandler;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -34,7 +33,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * outcome signal for a completed verdict.
  */
 @Singleton
-public class InsightFeed extends TopicHandler<InsightEvent> {
+public class InsightFeed extends LedgeredTopicHandler<InsightEvent> {
 
     static final String CONSUMER = "memory.insights";
 
@@ -53,10 +52,8 @@ public class InsightFeed extends TopicHandler<InsightEvent> {
     private final MemoryWorker worker;
     private final MemoryConfig config;
 
-    public InsightFeed(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config,
-            @ConfigProperty(name = "mp.messaging.incoming.insights.topic") String topic,
-            @ConfigProperty(name = "mp.messaging.incoming.insights.dead-letter-queue.topic") String deadLetterTopic) {
-        super(pool, deadLetters, topic, deadLetterTopic, InsightEvent.class);
+    public InsightFeed(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config) {
+        super(pool, deadLetters, "insights", CONSUMER, InsightEvent.class, InsightEvent::getHeader);
         this.worker = worker;
         this.config = config;
     }
@@ -72,11 +69,7 @@ public class InsightFeed extends TopicHandler<InsightEvent> {
     }
 
     @Override
-    public Uni<Void> apply(SqlClient tx, List<Consumed<InsightEvent>> events) {
-        return firstSeen(tx, CONSUMER, events, InsightEvent::getHeader, this::write);
-    }
-
-    private Uni<Void> write(SqlClient tx, List<Consumed<InsightEvent>> events) {
+    protected Uni<Void> write(SqlClient tx, List<Consumed<InsightEvent>> events) {
         List<Tuple> summaries = new ArrayList<>();
         List<Tuple> verdicts = new ArrayList<>();
         List<Tuple> jobs = new ArrayList<>();

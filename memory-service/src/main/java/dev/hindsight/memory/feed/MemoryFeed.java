@@ -12,7 +12,6 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import jakarta.inject.Singleton;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -25,10 +24,8 @@ public class MemoryFeed extends TopicHandler<MemoryEvent> {
 
     private final MemoryProjection projection;
 
-    public MemoryFeed(Pool pool, DeadLetters deadLetters, MemoryProjection projection,
-            @ConfigProperty(name = "mp.messaging.incoming.memories.topic") String topic,
-            @ConfigProperty(name = "mp.messaging.incoming.memories.dead-letter-queue.topic") String deadLetterTopic) {
-        super(pool, deadLetters, topic, deadLetterTopic, MemoryEvent.class);
+    public MemoryFeed(Pool pool, DeadLetters deadLetters, MemoryProjection projection) {
+        super(pool, deadLetters, "memories", MemoryEvent.class);
         this.projection = projection;
     }
 

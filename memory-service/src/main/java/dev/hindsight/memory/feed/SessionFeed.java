@@ -1,8 +1,6 @@
 package dev.hindsight.memory.feed;
 
 import dev.hindsight.events.reasoning.ActivityRecorded;
-import dev.hindsight.events.reasoning.CommandRun;
-import dev.hindsight.events.reasoning.FileEdit;
 import dev.hindsight.events.reasoning.MessageRecorded;
 import dev.hindsight.events.reasoning.PositionRecorded;
 import dev.hindsight.events.reasoning.ReasoningEvent;
@@ -10,12 +8,12 @@ import dev.hindsight.events.reasoning.SessionCompleted;
 import dev.hindsight.events.reasoning.SessionOutcome;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.reasoning.ThinkingStep;
-import dev.hindsight.events.reasoning.ThoughtLog;
 import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.work.MemoryWorker;
 import dev.hindsight.platform.consumer.DeadLetters;
-import dev.hindsight.platform.consumer.TopicHandler;
+import dev.hindsight.platform.consumer.LedgeredTopicHandler;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
+import dev.hindsight.platform.events.TraceActivity;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
@@ -33,7 +31,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -44,7 +41,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * <p>A session's project is its {@code project} label; without one, a debugging trace's repository name, else its kind.
  */
 @Singleton
-public class SessionFeed extends TopicHandler<ReasoningEvent> {
+public class SessionFeed extends LedgeredTopicHandler<ReasoningEvent> {
 
     static final String CONSUMER = "memory.reasoning";
 
@@ -73,10 +70,8 @@ public class SessionFeed extends TopicHandler<ReasoningEvent> {
     private final MemoryWorker worker;
     private final MemoryConfig config;
 
-    public SessionFeed(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config,
-            @ConfigProperty(name = "mp.messaging.incoming.reasoning.topic") String topic,
-            @ConfigProperty(name = "mp.messaging.incoming.reasoning.dead-letter-queue.topic") String deadLetterTopic) {
-        super(pool, deadLetters, topic, deadLetterTopic, ReasoningEvent.class);
+    public SessionFeed(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config) {
+        super(pool, deadLetters, "reasoning", CONSUMER, ReasoningEvent.class, ReasoningEvent::getHeader);
         this.worker = worker;
         this.config = config;
     }
@@ -92,11 +87,7 @@ public class SessionFeed extends TopicHandler<ReasoningEvent> {
     }
 
     @Override
-    public Uni<Void> apply(SqlClient tx, List<Consumed<ReasoningEvent>> events) {
-        return firstSeen(tx, CONSUMER, events, ReasoningEvent::getHeader, this::write);
-    }
-
-    private Uni<Void> write(SqlClient tx, List<Consumed<ReasoningEvent>> events) {
+    protected Uni<Void> write(SqlClient tx, List<Consumed<ReasoningEvent>> events) {
         List<Tuple> started = new ArrayList<>();
         List<Tuple> turns = new ArrayList<>();
         List<Tuple> activities = new ArrayList<>();
@@ -183,30 +174,24 @@ public class SessionFeed extends TopicHandler<ReasoningEvent> {
     }
 
     private static Tuple activity(String tenant, String session, ReasoningEvent event, ActivityRecorded a) {
-        Object activity = a.getActivity();
-        String type;
+        TraceActivity activity = TraceActivity.of(a);
         String content;
-        Integer exit = null;
         String output = null;
-        if (activity instanceof ThoughtLog t) {
-            type = "thought_log";
-            content = t.getThoughtText();
-        } else if (activity instanceof FileEdit f) {
-            type = "file_edit";
-            content = f.getFilePath();
-            output = f.getContentDiff();
-        } else if (activity instanceof CommandRun c) {
-            type = "command_run";
-            content = c.getCommandText();
-            exit = c.getExitCode();
-            String stdout = c.getStdout() == null ? "" : c.getStdout();
-            String stderr = c.getStderr() == null ? "" : c.getStderr();
-            output = (stdout.isBlank() || stderr.isBlank() ? stdout + stderr : stdout + "\n" + stderr).strip();
-        } else {
-            throw new IllegalArgumentException("unknown activity " + activity.getClass().getName());
+        switch (activity.type()) {
+            case TraceActivity.THOUGHT_LOG -> content = activity.thoughtText();
+            case TraceActivity.FILE_EDIT -> {
+                content = activity.filePath();
+                output = activity.contentDiff();
+            }
+            default -> {
+                content = activity.commandText();
+                String stdout = activity.stdout() == null ? "" : activity.stdout();
+                String stderr = activity.stderr() == null ? "" : activity.stderr();
+                output = (stdout.isBlank() || stderr.isBlank() ? stdout + stderr : stdout + "\n" + stderr).strip();
+            }
         }
-        return Tuple.from(Arrays.asList(tenant, session, event.getHeader().getEventId(), at(a.getTimestamp()), type,
-                content, exit, output));
+        return Tuple.from(Arrays.asList(tenant, session, event.getHeader().getEventId(), at(a.getTimestamp()),
+                activity.type(), content, activity.exitCode(), output));
     }
 
     private static OffsetDateTime at(Instant instant) {

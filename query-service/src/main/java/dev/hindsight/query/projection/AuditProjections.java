@@ -20,7 +20,6 @@ import java.util.Locale;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /** The audit events: decision sets and behaviour signals, each topic its own projection. */
@@ -68,10 +67,8 @@ public final class AuditProjections {
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
                 ON CONFLICT (tenant_id, decision_set_id) DO NOTHING""";
 
-        public DecisionSets(Projector projector,
-                @ConfigProperty(name = "mp.messaging.incoming.decisions.topic") String topic,
-                @ConfigProperty(name = "mp.messaging.incoming.decisions.dead-letter-queue.topic") String deadLetters) {
-            super(projector, topic, deadLetters, "query.decisions", DecisionEvent.class, DecisionEvent::getHeader);
+        public DecisionSets(Projector projector) {
+            super(projector, "decisions", "query.decisions", DecisionEvent.class, DecisionEvent::getHeader);
         }
 
         @Incoming("decisions")
@@ -113,10 +110,8 @@ public final class AuditProjections {
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
                 ON CONFLICT (tenant_id, event_id) DO NOTHING""";
 
-        public Signals(Projector projector,
-                @ConfigProperty(name = "mp.messaging.incoming.signals.topic") String topic,
-                @ConfigProperty(name = "mp.messaging.incoming.signals.dead-letter-queue.topic") String deadLetters) {
-            super(projector, topic, deadLetters, "query.signals", SignalEvent.class, SignalEvent::getHeader);
+        public Signals(Projector projector) {
+            super(projector, "signals", "query.signals", SignalEvent.class, SignalEvent::getHeader);
         }
 
         @Incoming("signals")

@@ -23,7 +23,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -61,10 +60,8 @@ public final class JudgementProjections {
                     qa_status = EXCLUDED.qa_status, qa_score = EXCLUDED.qa_score, qa_rubric = EXCLUDED.qa_rubric,
                     qa_reason = EXCLUDED.qa_reason, qa_judged_at = EXCLUDED.qa_judged_at, qa_judge = EXCLUDED.qa_judge""";
 
-        public Insights(Projector projector,
-                @ConfigProperty(name = "mp.messaging.incoming.insights.topic") String topic,
-                @ConfigProperty(name = "mp.messaging.incoming.insights.dead-letter-queue.topic") String deadLetters) {
-            super(projector, topic, deadLetters, "query.insights", InsightEvent.class, InsightEvent::getHeader);
+        public Insights(Projector projector) {
+            super(projector, "insights", "query.insights", InsightEvent.class, InsightEvent::getHeader);
         }
 
         @Incoming("insights")
@@ -144,10 +141,8 @@ public final class JudgementProjections {
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
                 ON CONFLICT (tenant_id, comparison_id) DO NOTHING""";
 
-        public Evaluations(Projector projector,
-                @ConfigProperty(name = "mp.messaging.incoming.evaluations.topic") String topic,
-                @ConfigProperty(name = "mp.messaging.incoming.evaluations.dead-letter-queue.topic") String deadLetters) {
-            super(projector, topic, deadLetters, "query.evaluations", EvaluationEvent.class, EvaluationEvent::getHeader);
+        public Evaluations(Projector projector) {
+            super(projector, "evaluations", "query.evaluations", EvaluationEvent.class, EvaluationEvent::getHeader);
         }
 
         @Incoming("evaluations")

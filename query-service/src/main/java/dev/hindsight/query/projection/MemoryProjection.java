@@ -26,7 +26,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -113,10 +112,8 @@ public class MemoryProjection extends TopicProjection<MemoryEvent> {
             merges AS (DELETE FROM {rm}.memory_merge WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone))
             SELECT count(*) FROM gone""";
 
-    public MemoryProjection(Projector projector,
-            @ConfigProperty(name = "mp.messaging.incoming.memories.topic") String topic,
-            @ConfigProperty(name = "mp.messaging.incoming.memories.dead-letter-queue.topic") String deadLetters) {
-        super(projector, topic, deadLetters, "query.memories", MemoryEvent.class, MemoryEvent::getHeader);
+    public MemoryProjection(Projector projector) {
+        super(projector, "memories", "query.memories", MemoryEvent.class, MemoryEvent::getHeader);
     }
 
     @Incoming("memories")

@@ -2,8 +2,6 @@ package dev.hindsight.query.projection;
 
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.reasoning.ActivityRecorded;
-import dev.hindsight.events.reasoning.CommandRun;
-import dev.hindsight.events.reasoning.FileEdit;
 import dev.hindsight.events.reasoning.LegacyToolInvocation;
 import dev.hindsight.events.reasoning.MessageRecorded;
 import dev.hindsight.events.reasoning.PositionRecorded;
@@ -11,7 +9,7 @@ import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.reasoning.SessionCompleted;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.reasoning.ThinkingStep;
-import dev.hindsight.events.reasoning.ThoughtLog;
+import dev.hindsight.platform.events.TraceActivity;
 import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.query.change.Change;
 import io.smallrye.mutiny.Uni;
@@ -31,7 +29,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -116,10 +113,8 @@ public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
                 judge_requested = EXCLUDED.judge_requested,
                 last_event_at = GREATEST({rm}.session.last_event_at, EXCLUDED.last_event_at)""";
 
-    public ReasoningProjection(Projector projector,
-            @ConfigProperty(name = "mp.messaging.incoming.reasoning.topic") String topic,
-            @ConfigProperty(name = "mp.messaging.incoming.reasoning.dead-letter-queue.topic") String deadLetterTopic) {
-        super(projector, topic, deadLetterTopic, "query.reasoning", ReasoningEvent.class, ReasoningEvent::getHeader);
+    public ReasoningProjection(Projector projector) {
+        super(projector, "reasoning", "query.reasoning", ReasoningEvent.class, ReasoningEvent::getHeader);
     }
 
     @Incoming("reasoning")
@@ -312,28 +307,19 @@ public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
 
     private static Tuple activity(String tenant, String sessionId, ActivityRecorded activity,
             Projected<ReasoningEvent> projected, EventHeader header, Instant at) {
-        String type;
-        JsonObject payload;
-        Object body = activity.getActivity();
-        if (body instanceof ThoughtLog thought) {
-            type = "thought_log";
-            payload = new JsonObject().put("thought_text", thought.getThoughtText());
-        } else if (body instanceof FileEdit edit) {
-            type = "file_edit";
-            payload = Json.withoutNulls(new JsonObject().put("file_path", edit.getFilePath())
-                    .put("content_diff", edit.getContentDiff()));
-        } else if (body instanceof CommandRun command) {
-            type = "command_run";
-            payload = Json.withoutNulls(new JsonObject().put("command_text", command.getCommandText())
-                    .put("working_directory", command.getWorkingDirectory())
-                    .put("exit_code", command.getExitCode())
-                    .put("stdout", command.getStdout())
-                    .put("stderr", command.getStderr()));
-        } else {
-            throw new IllegalArgumentException("unknown activity " + body.getClass().getName());
-        }
+        TraceActivity body = TraceActivity.of(activity);
+        JsonObject payload = switch (body.type()) {
+            case TraceActivity.THOUGHT_LOG -> new JsonObject().put("thought_text", body.thoughtText());
+            case TraceActivity.FILE_EDIT -> Json.withoutNulls(new JsonObject().put("file_path", body.filePath())
+                    .put("content_diff", body.contentDiff()));
+            default -> Json.withoutNulls(new JsonObject().put("command_text", body.commandText())
+                    .put("working_directory", body.workingDirectory())
+                    .put("exit_code", body.exitCode())
+                    .put("stdout", body.stdout())
+                    .put("stderr", body.stderr()));
+        };
         return Tuple.from(Arrays.asList(tenant, sessionId, activity.getActivityId(), activity.getSequence(),
-                Json.utc(activity.getTimestamp()), type, payload, projected.partition(), projected.offset(),
+                Json.utc(activity.getTimestamp()), body.type(), payload, projected.partition(), projected.offset(),
                 header.getEventId(), Json.utc(at)));
     }
 

@@ -34,7 +34,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -143,10 +142,8 @@ public class SpanProjection extends TopicProjection<SpanEvent> {
             FROM unnest($1::text[], $2::text[]) AS u(tenant_id, trace_id)
             JOIN {rm}.otel_trace t USING (tenant_id, trace_id)""";
 
-    public SpanProjection(Projector projector,
-            @ConfigProperty(name = "mp.messaging.incoming.spans.topic") String topic,
-            @ConfigProperty(name = "mp.messaging.incoming.spans.dead-letter-queue.topic") String deadLetterTopic) {
-        super(projector, topic, deadLetterTopic, "query.spans", SpanEvent.class, SpanEvent::getHeader);
+    public SpanProjection(Projector projector) {
+        super(projector, "spans", "query.spans", SpanEvent.class, SpanEvent::getHeader);
     }
 
     @Incoming("spans")

@@ -1,6 +1,7 @@
 package dev.hindsight.query.projection;
 
 import dev.hindsight.events.EventHeader;
+import dev.hindsight.platform.consumer.Channel;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
 import java.util.ArrayList;
@@ -10,9 +11,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 
 /**
- * What every topic's projection shares: its topic, dead-letter topic, ledger name and envelope type, and handing a
- * polled batch to {@link Projector}. A subclass adds its {@code @Incoming} method (one line calling {@link #live})
- * and {@link #apply}. Subclasses are {@code @Singleton}s: a client proxy would need a no-argument constructor.
+ * What every topic's projection shares: its topic and dead-letter topic (from its channel's name), ledger name and
+ * envelope type, and handing a polled batch to {@link Projector}. A subclass adds its {@code @Incoming} method (one
+ * line calling {@link #live}) and {@link #apply}. Subclasses are {@code @Singleton}s: a client proxy would need a
+ * no-argument constructor.
  */
 public abstract class TopicProjection<E> implements Projection<E> {
 
@@ -23,11 +25,13 @@ public abstract class TopicProjection<E> implements Projection<E> {
     private final Class<E> envelopeType;
     private final Function<E, EventHeader> header;
 
-    protected TopicProjection(Projector projector, String topic, String deadLetterTopic, String consumer,
-            Class<E> envelopeType, Function<E, EventHeader> header) {
+    /** The projection of channel {@code channel} (its topics as configured, {@link Channel#incoming}). */
+    protected TopicProjection(Projector projector, String channel, String consumer, Class<E> envelopeType,
+            Function<E, EventHeader> header) {
+        Channel configured = Channel.incoming(channel);
         this.projector = projector;
-        this.topic = topic;
-        this.deadLetterTopic = deadLetterTopic;
+        this.topic = configured.topic();
+        this.deadLetterTopic = configured.deadLetterTopic();
         this.consumer = consumer;
         this.envelopeType = envelopeType;
         this.header = header;
