@@ -1,7 +1,7 @@
 package dev.hindsight.query.admin;
 
-import dev.hindsight.query.projection.Generations;
-import dev.hindsight.query.projection.ReadModel;
+import dev.hindsight.query.readmodel.Generations;
+import dev.hindsight.query.readmodel.ReadModel;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;

@@ -2,8 +2,8 @@ package dev.hindsight.query.audit;
 
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
-import dev.hindsight.query.projection.Generations;
-import dev.hindsight.query.projection.ReadModel;
+import dev.hindsight.query.readmodel.Generations;
+import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,7 +1,7 @@
 package dev.hindsight.query.console;
 
 import dev.hindsight.platform.auth.Scopes;
-import dev.hindsight.query.projection.Generations;
+import dev.hindsight.query.readmodel.Generations;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;

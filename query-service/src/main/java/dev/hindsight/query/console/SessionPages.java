@@ -8,7 +8,7 @@ import dev.hindsight.query.cache.ReadCache;
 import dev.hindsight.query.cache.Rendered;
 import dev.hindsight.query.change.Change;
 import dev.hindsight.query.change.ChangeFeed;
-import dev.hindsight.query.projection.Generations;
+import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.session.SessionListing;
 import dev.hindsight.query.session.SessionRepository;
 import dev.hindsight.query.session.SessionView;

@@ -7,6 +7,7 @@ import dev.hindsight.events.signals.BehaviorSignalRecorded;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.query.change.Change;
+import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

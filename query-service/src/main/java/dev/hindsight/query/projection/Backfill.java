@@ -2,6 +2,8 @@ package dev.hindsight.query.projection;
 
 import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.platform.kafka.DecodingDeserializer;
+import dev.hindsight.query.readmodel.Generations;
+import dev.hindsight.query.readmodel.ReadModel;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;

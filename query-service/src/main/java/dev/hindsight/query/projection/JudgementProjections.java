@@ -11,6 +11,7 @@ import dev.hindsight.events.insights.SessionSummarized;
 import dev.hindsight.events.insights.TraceJudged;
 import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.query.change.Change;
+import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

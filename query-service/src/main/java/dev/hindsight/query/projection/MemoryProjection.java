@@ -12,6 +12,7 @@ import dev.hindsight.memory.events.SignalColumns;
 import dev.hindsight.memory.events.WeightLearning;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;

@@ -2,6 +2,7 @@ package dev.hindsight.query.projection;
 
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.query.change.Change;
+import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import java.util.List;

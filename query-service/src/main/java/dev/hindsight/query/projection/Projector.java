@@ -2,10 +2,12 @@ package dev.hindsight.query.projection;
 
 import dev.hindsight.platform.consumer.DeadLetters;
 import dev.hindsight.platform.consumer.Ledger;
-import dev.hindsight.platform.consumer.TransactionalBatches;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
+import dev.hindsight.platform.consumer.TransactionalBatches;
 import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.query.change.ChangeFeed;
+import dev.hindsight.query.readmodel.Generations;
+import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -43,13 +45,6 @@ public class Projector {
     public <E> Uni<Void> backfill(Projection<E> projection, List<ConsumerRecord<String, Decoded>> records,
             ReadModel target) {
         return batches.process(new Into<>(projection, target), records);
-    }
-
-    /** No generation exists yet to write into (start-up): retried, never dead-lettered. */
-    public static final class NotReady extends TransactionalBatches.NotReady {
-        public NotReady(String message) {
-            super(message);
-        }
     }
 
     /** A projection applied to the writable generations, or to {@code only}. */

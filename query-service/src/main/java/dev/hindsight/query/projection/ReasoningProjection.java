@@ -12,6 +12,7 @@ import dev.hindsight.events.reasoning.ThinkingStep;
 import dev.hindsight.platform.events.TraceActivity;
 import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.query.change.Change;
+import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

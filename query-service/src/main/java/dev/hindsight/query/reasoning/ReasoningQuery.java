@@ -1,13 +1,13 @@
 package dev.hindsight.query.reasoning;
 
-import dev.hindsight.platform.problem.Problem.FieldError;
-import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.json.StorableText;
+import dev.hindsight.platform.problem.Problem.FieldError;
+import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.query.cache.ReadCache;
 import dev.hindsight.query.cache.Rendered;
-import dev.hindsight.query.projection.Generations;
-import dev.hindsight.query.projection.ReadModel;
+import dev.hindsight.query.readmodel.Generations;
+import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;

@@ -1,7 +1,7 @@
 package dev.hindsight.query.session;
 
 import dev.hindsight.platform.MessageFingerprint;
-import dev.hindsight.query.projection.Generations;
+import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.session.MessageConflictResource.Candidate;
 import dev.hindsight.query.session.MessageConflictResource.Conflict;
 import io.smallrye.mutiny.Uni;

@@ -1,7 +1,7 @@
 package dev.hindsight.query.session;
 
-import dev.hindsight.query.projection.Generations;
-import dev.hindsight.query.projection.ReadModel;
+import dev.hindsight.query.readmodel.Generations;
+import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

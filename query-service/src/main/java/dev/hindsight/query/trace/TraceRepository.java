@@ -1,6 +1,6 @@
 package dev.hindsight.query.trace;
 
-import dev.hindsight.query.projection.ReadModel;
+import dev.hindsight.query.readmodel.ReadModel;
 import dev.hindsight.query.reasoning.Times;
 import dev.hindsight.query.session.SessionRepository;
 import io.smallrye.mutiny.Uni;

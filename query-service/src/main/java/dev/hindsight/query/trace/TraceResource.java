@@ -8,7 +8,7 @@ import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.query.cache.ReadCache;
 import dev.hindsight.query.cache.Rendered;
-import dev.hindsight.query.projection.Generations;
+import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.session.SessionView;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;

@@ -2,7 +2,7 @@ package dev.hindsight.query.versions;
 
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
-import dev.hindsight.query.projection.Generations;
+import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.versions.LeaderboardStats.Interval;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;

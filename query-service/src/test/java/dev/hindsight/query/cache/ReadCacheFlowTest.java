@@ -13,7 +13,7 @@ import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.query.change.Change;
 import dev.hindsight.query.change.ChangeCodec;
 import dev.hindsight.query.change.ChangeFeed;
-import dev.hindsight.query.projection.Generations;
+import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestEvents;
 import dev.hindsight.testing.TestTenants;

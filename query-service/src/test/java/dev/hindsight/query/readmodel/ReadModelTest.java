@@ -1,4 +1,4 @@
-package dev.hindsight.query.projection;
+package dev.hindsight.query.readmodel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,5 +1,6 @@
-package dev.hindsight.query.projection;
+package dev.hindsight.query.readmodel;
 
+import dev.hindsight.platform.consumer.TransactionalBatches;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -106,7 +107,7 @@ public class Generations {
     public Uni<ReadModel> refresh() {
         return pool.query(CURRENT).execute().map(rows -> {
             if (rows.size() == 0) {
-                throw new Projector.NotReady("no current read-model generation yet");
+                throw new TransactionalBatches.NotReady("no current read-model generation yet");
             }
             ReadModel model = new ReadModel(rows.iterator().next().getInteger(0));
             if (current == null || current.generation() != model.generation()) {
@@ -125,7 +126,7 @@ public class Generations {
                 models.add(new ReadModel(row.getInteger(0)));
             }
             if (models.isEmpty()) {
-                throw new Projector.NotReady("no read-model generation to write into yet");
+                throw new TransactionalBatches.NotReady("no read-model generation to write into yet");
             }
             return models;
         });

@@ -1,4 +1,4 @@
-package dev.hindsight.query.projection;
+package dev.hindsight.query.readmodel;
 
 /**
  * One generation of the read models: PostgreSQL schema {@code rm_<generation>}, a copy of {@code rm_template}.
