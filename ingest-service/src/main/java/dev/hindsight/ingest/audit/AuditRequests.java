@@ -10,6 +10,7 @@ import jakarta.validation.constraints.Size;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Audit payloads: DECISION_SET_CREATED and USER_BEHAVIOR_SIGNAL (design.md § Decision sets,
@@ -54,8 +55,35 @@ public final class AuditRequests {
             @NotBlank @Size(max = 128) String messageId,
             @NotBlank @Size(max = 128) String sessionId,
             @NotNull SignalTypeName signalType,
-            JsonNode signalData,
+            @Schema(implementation = SignalDataFields.class, nullable = true) JsonNode signalData,
             @Size(max = 64) String timestamp) {
+    }
+
+    // The wrapped forms and signal_data's fields, for the published document only: bodies are read by AuditEvents
+    // (SeedEnvelope unwraps the first form, SignalData reads signal_data by its signal type).
+
+    /** A decision set as the wrapped event: {@code {"event_type": "DECISION_SET_CREATED", "level", "payload"}}. */
+    public record DecisionSetEvent(@Schema(enumeration = "DECISION_SET_CREATED") String eventType,
+            @Schema(enumeration = {"info", "warn", "error"}) String level, @NotNull DecisionSet payload) {
+    }
+
+    /** A behaviour signal as the wrapped event: {@code {"event_type": "USER_BEHAVIOR_SIGNAL", "level", "payload"}}. */
+    public record BehaviorSignalEvent(@Schema(enumeration = "USER_BEHAVIOR_SIGNAL") String eventType,
+            @Schema(enumeration = {"info", "warn", "error"}) String level, @NotNull BehaviorSignal payload) {
+    }
+
+    /**
+     * The documented fields of {@code signal_data}, by signal type (design.md § Behaviour signals): each is
+     * type-checked when present; {@code rating} (up or down) is required for explicit_feedback; any other field is
+     * kept as sent.
+     */
+    @Schema(additionalProperties = Schema.True.class)
+    public record SignalDataFields(Double interactionDurationSeconds, Integer followupQuestions,
+            String userSatisfaction, String userAction, Double delaySeconds, String overrideReason,
+            String requestedAction, String previousMessageId, Double timeGapSeconds, Boolean questionHashMatch,
+            String violationType, String currentPhase, String requiredPhase, Boolean errorShown,
+            Double elapsedSeconds, String reason, @Schema(enumeration = {"up", "down"}) String rating,
+            String comment) {
     }
 
     /** The seven signal types of design.md § Behaviour signals, and nothing else. */

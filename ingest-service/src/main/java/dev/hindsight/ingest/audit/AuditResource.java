@@ -23,7 +23,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -83,8 +82,9 @@ public class AuditResource {
             + "shadow decision for one message; question_hash is computed when absent. Accepts the wrapped event "
             + "({event_type, level, payload}) or the bare payload.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, description = "As the example shows; checked field by "
-                    + "field, with a 400 listing every offending field"),
+            schema = @Schema(anyOf = {AuditRequests.DecisionSetEvent.class, AuditRequests.DecisionSet.class},
+                    description = "The wrapped event or its bare payload; checked field by field, with a 400 "
+                    + "listing every offending field"),
             examples = @ExampleObject(name = "decision set", value = DECISION_SET_EXAMPLE)))
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = AuditAccepted.class)))
@@ -105,8 +105,9 @@ public class AuditResource {
             summary = "Record a user behaviour signal (USER_BEHAVIOR_SIGNAL)", description = "Exactly the seven "
             + "defined signal types, with their documented signal_data fields type-checked; other fields are kept.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON,
-            schema = @Schema(type = SchemaType.OBJECT, description = "As the example shows; checked field by "
-                    + "field, with a 400 listing every offending field"),
+            schema = @Schema(anyOf = {AuditRequests.BehaviorSignalEvent.class, AuditRequests.BehaviorSignal.class},
+                    description = "The wrapped event or its bare payload; checked field by field, with a 400 "
+                    + "listing every offending field"),
             examples = @ExampleObject(name = "behaviour signal", value = SIGNAL_EXAMPLE)))
     @APIResponse(responseCode = "202", description = "Published and acknowledged by Kafka",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = AuditAccepted.class)))

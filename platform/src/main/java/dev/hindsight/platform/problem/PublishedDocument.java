@@ -62,6 +62,8 @@ public class PublishedDocument implements OASFilter {
         }
         List<String> required = schema.getRequired() == null ? List.of() : schema.getRequired();
         schema.getProperties().forEach((name, property) -> {
+            // An object written out in place (not a reference) has optional properties of its own.
+            optionalMayBeNull(property, schemas);
             // "null" among its types: what OpenAPI 3.0's nullable says when the document is written as 3.0.
             List<Schema.SchemaType> types = property.getType();
             if (required.contains(name)) {
