@@ -57,7 +57,7 @@ class GeneratedClientIT {
         SessionsApi sessions = new SessionsApi(ingestClient());
         SessionAccepted start = sessions.startSession(new StartSession().sessionId(sessionId).kind(Kind.CHAT)
                 .startedAt(started).chat(new Chat().agent("generated-client").model("gpt-4o-mini"))
-                .labels(Map.of("project", project)), null, null);
+                .labels(Map.of("project", project)), null);
         assertThat(start.getSessionId()).isEqualTo(sessionId);
         Message question = new Message().messageIndex(0).role(Role.USER).timestamp(started.plusSeconds(1))
                 .content("The nightly build fails with OutOfMemoryError in the test JVM. What do I change?");
@@ -71,9 +71,9 @@ class GeneratedClientIT {
                                 .toolResult("<argLine>-Xmx256m</argLine>"),
                         new ThinkingStep().stepOrder(2).stepType(StepType.REASONING)
                                 .content("256 MB is too little for the suite; 2 GB leaves room.")));
-        sessions.appendMessages(sessionId, new AppendMessages().messages(List.of(question, answer)), null, null);
+        sessions.appendMessages(sessionId, new AppendMessages().messages(List.of(question, answer)), null);
         sessions.completeSession(sessionId, new CompleteSession().outcome(CompleteSession.OutcomeEnum.SUCCESS)
-                .completedAt(started.plusMinutes(1)), null, null);
+                .completedAt(started.plusMinutes(1)), null);
 
         // Dashboard: read the session back, messages in order and the answer's steps in exact order.
         var readSessions = new dev.hindsight.client.query.api.SessionsApi(queryClient());

@@ -25,8 +25,9 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
-import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -92,7 +93,7 @@ public class AuditResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> decisionSet(@NotNull JsonNode body,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent) {
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         Outgoing<DecisionEvent> event = audit.readDecisionSet(body, caller(idempotencyKey, userAgent));
         return events.decisions(List.of(event)).map(receipts -> Response.accepted(new AuditAccepted(event.key(),
                 ((dev.hindsight.events.decisions.DecisionSetRecorded) event.value().getPayload()).getDecisionSetId(),
@@ -115,7 +116,7 @@ public class AuditResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> behaviorSignal(@NotNull JsonNode body,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent) {
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         Outgoing<SignalEvent> event = audit.readSignal(body, caller(idempotencyKey, userAgent));
         return events.signals(List.of(event))
                 .map(receipts -> Response.accepted(new AuditAccepted(event.key(), null, receipts)).build());

@@ -15,8 +15,8 @@ import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.kafka.Receipt;
-import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.Problem.FieldError;
+import dev.hindsight.platform.problem.Problem;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Size;
@@ -32,10 +32,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -102,7 +103,8 @@ public class BatchResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<byte[]> publish(byte[] bytes,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent, @HeaderParam("Authorization") String authorization)
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent,
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization)
             throws IOException {
         // Read here, on the event loop, as bytes: a JsonNode parameter would be parsed on a worker thread, one more
         // hand-off per request (docs/benchmarks.md). The credential is read once: each read goes through request-scoped
@@ -217,7 +219,8 @@ public class BatchResource {
     @Operation(operationId = "publishEventsEncodedPath", hidden = true)
     public Uni<byte[]> publishEncoded(byte[] bytes,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent, @HeaderParam("Authorization") String authorization)
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent,
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization)
             throws IOException {
         return publish(bytes, idempotencyKey, userAgent, authorization);
     }

@@ -16,8 +16,8 @@ import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.json.UnstorableValueException;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.FieldPaths;
-import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.Problem.FieldError;
+import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -39,8 +39,9 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -90,7 +91,7 @@ public class JsonlImportResource {
             String date,
             @QueryParam("model") @NotBlank @Size(max = 128) String model,
             @NotNull String body,
-            @HeaderParam("User-Agent") String userAgent) {
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         LocalDate day;
         try {
             day = LocalDate.parse(date);

@@ -39,6 +39,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -96,7 +97,8 @@ public class OtlpResource {
             @Content(mediaType = JSON, schema = @Schema(type = SchemaType.OBJECT))})
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge; retry after Retry-After seconds")
     public Uni<Response> export(byte[] body, @HeaderParam("Content-Type") String contentType,
-            @HeaderParam("Content-Encoding") String contentEncoding, @HeaderParam("User-Agent") String userAgent) {
+            @HeaderParam("Content-Encoding") String contentEncoding,
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         boolean protobuf = contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith(PROTOBUF);
         byte[] raw = inflate(body, contentEncoding);
         ExportTraceServiceRequest request;

@@ -1,10 +1,10 @@
 package dev.hindsight.ingest.session;
 
-import dev.hindsight.ingest.request.EventIds;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.ingest.conflict.MessageConflicts;
 import dev.hindsight.ingest.publish.EventLog;
 import dev.hindsight.ingest.request.Caller;
+import dev.hindsight.ingest.request.EventIds;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
@@ -29,6 +29,7 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -65,7 +66,7 @@ public class SessionResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> start(@Valid @NotNull StartSessionRequest request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent) {
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         var event = mapper.sessionStarted(request, caller(idempotencyKey, userAgent));
         return publish(event.key(), List.of(event));
     }
@@ -88,7 +89,8 @@ public class SessionResource {
                     message = EventIds.MESSAGE) String sessionId,
             @Valid @NotNull AppendMessagesRequest request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent, @HeaderParam("Authorization") String authorization) {
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent,
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
         List<Outgoing<ReasoningEvent>> events = mapper.messagesRecorded(sessionId, request,
                 caller(idempotencyKey, userAgent));
         return conflicts.find(authorization, events).chain(found -> {
@@ -120,7 +122,7 @@ public class SessionResource {
             message = EventIds.MESSAGE) String sessionId,
             @Valid @NotNull SessionDetailsRequests.RecordPositions request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent) {
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         return publish(sessionId, mapper.positionsRecorded(sessionId, request, caller(idempotencyKey, userAgent)));
     }
 
@@ -138,7 +140,7 @@ public class SessionResource {
             message = EventIds.MESSAGE) String sessionId,
             @Valid @NotNull SessionDetailsRequests.RecordActivities request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent) {
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         return publish(sessionId, mapper.activitiesRecorded(sessionId, request.events(), "events", false,
                 caller(idempotencyKey, userAgent)));
     }
@@ -156,7 +158,7 @@ public class SessionResource {
             message = EventIds.MESSAGE) String sessionId,
             @Valid @NotNull SessionDetailsRequests.CompleteSession request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent) {
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         return publish(sessionId, List.of(mapper.sessionCompleted(sessionId, request,
                 caller(idempotencyKey, userAgent))));
     }

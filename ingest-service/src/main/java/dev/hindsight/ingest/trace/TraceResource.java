@@ -20,8 +20,8 @@ import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.kafka.EventHeaders;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.kafka.Receipt;
-import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.Problem.FieldError;
+import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
@@ -46,8 +46,9 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
-import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -129,7 +130,7 @@ public class TraceResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> upload(@NotNull JsonNode trace,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
-            @HeaderParam("User-Agent") String userAgent) {
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         List<FieldError> errors = schema.validate(trace);
         if (!errors.isEmpty()) {
             throw ProblemException.badRequest("The trace does not match " + "/v1/schemas/trace.json", errors);
