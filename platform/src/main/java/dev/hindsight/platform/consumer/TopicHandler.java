@@ -14,20 +14,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * method (one line calling {@link #process}) and {@link #apply}, or extends {@link LedgeredTopicHandler} to apply each
  * event once. Subclasses are {@code @Singleton}s: a client proxy would need a no-argument constructor.
  */
-public abstract class TopicHandler<E> implements TransactionalBatches.Handler<E> {
+public abstract class TopicHandler<E> extends ChannelConsumer<E> implements TransactionalBatches.Handler<E> {
 
     private final TransactionalBatches batches;
-    private final String topic;
-    private final String deadLetterTopic;
-    private final Class<E> envelopeType;
 
     /** A handler of channel {@code channel} (its topics as configured, {@link Channel#incoming}). */
     protected TopicHandler(Pool pool, DeadLetters deadLetters, String channel, Class<E> envelopeType) {
-        Channel configured = Channel.incoming(channel);
+        super(channel, envelopeType);
         this.batches = new TransactionalBatches(pool, deadLetters);
-        this.topic = configured.topic();
-        this.deadLetterTopic = configured.deadLetterTopic();
-        this.envelopeType = envelopeType;
     }
 
     /** Applies a polled batch; completes after the commit (or the dead letters), so offsets are committed then. */
@@ -39,20 +33,5 @@ public abstract class TopicHandler<E> implements TransactionalBatches.Handler<E>
     protected static Uni<Void> executeBatch(SqlClient tx, String sql, List<Tuple> rows) {
         return rows.isEmpty() ? Uni.createFrom().voidItem()
                 : tx.preparedQuery(sql).executeBatch(rows).replaceWithVoid();
-    }
-
-    @Override
-    public String topic() {
-        return topic;
-    }
-
-    @Override
-    public String deadLetterTopic() {
-        return deadLetterTopic;
-    }
-
-    @Override
-    public Class<E> envelopeType() {
-        return envelopeType;
     }
 }

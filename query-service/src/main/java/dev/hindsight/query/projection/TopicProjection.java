@@ -2,6 +2,7 @@ package dev.hindsight.query.projection;
 
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.platform.consumer.Channel;
+import dev.hindsight.platform.consumer.ChannelConsumer;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
 import java.util.ArrayList;
@@ -16,24 +17,18 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * line calling {@link #live}) and {@link #apply}. Subclasses are {@code @Singleton}s: a client proxy would need a
  * no-argument constructor.
  */
-public abstract class TopicProjection<E> implements Projection<E> {
+public abstract class TopicProjection<E> extends ChannelConsumer<E> implements Projection<E> {
 
     private final Projector projector;
-    private final String topic;
-    private final String deadLetterTopic;
     private final String consumer;
-    private final Class<E> envelopeType;
     private final Function<E, EventHeader> header;
 
     /** The projection of channel {@code channel} (its topics as configured, {@link Channel#incoming}). */
     protected TopicProjection(Projector projector, String channel, String consumer, Class<E> envelopeType,
             Function<E, EventHeader> header) {
-        Channel configured = Channel.incoming(channel);
+        super(channel, envelopeType);
         this.projector = projector;
-        this.topic = configured.topic();
-        this.deadLetterTopic = configured.deadLetterTopic();
         this.consumer = consumer;
-        this.envelopeType = envelopeType;
         this.header = header;
     }
 
@@ -45,23 +40,8 @@ public abstract class TopicProjection<E> implements Projection<E> {
     }
 
     @Override
-    public String topic() {
-        return topic;
-    }
-
-    @Override
     public String consumer() {
         return consumer;
-    }
-
-    @Override
-    public String deadLetterTopic() {
-        return deadLetterTopic;
-    }
-
-    @Override
-    public Class<E> envelopeType() {
-        return envelopeType;
     }
 
     @Override
