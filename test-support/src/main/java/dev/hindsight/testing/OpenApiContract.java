@@ -14,7 +14,11 @@ import io.restassured.specification.FilterableRequestSpecification;
 import io.restassured.specification.FilterableResponseSpecification;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.parser.OpenAPIV3Parser;
+import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -62,18 +66,33 @@ public final class OpenApiContract implements Filter {
                 || path.equals("/mcp") || path.startsWith("/mcp/");
     }
 
-    private static OpenApiInteractionValidator validator(String document) {
-        OpenAPI api = new OpenAPIV3Parser().read(document);
+    /** The validator of the document at {@code url}, read once; the document itself is checked first. */
+    private static OpenApiInteractionValidator validator(String url) {
+        String document;
+        try {
+            HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() != 200) {
+                throw new AssertionError("No OpenAPI document at " + url + ": " + answer.statusCode());
+            }
+            document = answer.body();
+        } catch (IOException e) {
+            throw new AssertionError("No OpenAPI document at " + url, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("Interrupted reading " + url, e);
+        }
+        OpenAPI api = new OpenAPIV3Parser().readContents(document).getOpenAPI();
         if (api == null) {
-            throw new AssertionError("No OpenAPI document at " + document);
+            throw new AssertionError("Unreadable OpenAPI document at " + url);
         }
         List<String> undescribed = undescribedBodies(api);
         if (!undescribed.isEmpty()) {
-            throw new AssertionError("The published OpenAPI document " + document + " does not describe these "
+            throw new AssertionError("The published OpenAPI document " + url + " does not describe these "
                     + "answers' bodies (give each a schema, or 204 when there is none):\n"
                     + String.join("\n", undescribed));
         }
-        return OpenApiInteractionValidator.createForSpecificationUrl(document).build();
+        return OpenApiInteractionValidator.createForInlineApiSpecification(document).build();
     }
 
     /** Every success answer but 204 has a body: each operation must give it a media type with a schema. */
