@@ -70,8 +70,10 @@ public final class OpenApiContract implements Filter {
     private static OpenApiInteractionValidator validator(String url) {
         String document;
         try {
-            HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+            // HTTP/1.1: the JDK client's default h2c upgrade is not what the services speak on plain HTTP.
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (answer.statusCode() != 200) {
                 throw new AssertionError("No OpenAPI document at " + url + ": " + answer.statusCode());
             }
