@@ -31,7 +31,7 @@ public final class Architecture {
             new Module("evaluation-service", "dev.hindsight.evaluation.."),
             new Module("memory-service", "dev.hindsight.memory", "dev.hindsight.memory.api..",
                     "dev.hindsight.memory.bank..", "dev.hindsight.memory.config..", "dev.hindsight.memory.context..",
-                    "dev.hindsight.memory.distill..", "dev.hindsight.memory.feed..", "dev.hindsight.memory.mcp..",
+                    "dev.hindsight.memory.distill..", "dev.hindsight.memory.mcp..", "dev.hindsight.memory.projection..",
                     "dev.hindsight.memory.store..", "dev.hindsight.memory.work.."));
 
     private static final String[] DATABASE = {"io.vertx.sqlclient..", "io.vertx.mutiny.sqlclient..",

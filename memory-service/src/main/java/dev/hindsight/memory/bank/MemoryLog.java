@@ -57,7 +57,7 @@ public class MemoryLog {
         }
         return publish(events)
                 .flatMap(published -> Stages.timed("append", "apply",
-                        () -> pool.withTransaction(tx -> projection.apply(tx, events))
+                        () -> pool.withTransaction(tx -> projection.write(tx, events))
                                 // The consumer may be applying the same events at this moment: on a deadlock or a
                                 // serialization failure, try again (the ledger then skips what the consumer applied).
                                 .onFailure(MemoryLog::retryable).retry().atMost(3)));

@@ -11,9 +11,14 @@ import dev.hindsight.memory.events.EmbeddingVectors;
 import dev.hindsight.memory.events.SignalColumns;
 import dev.hindsight.memory.events.WeightLearning;
 import dev.hindsight.memory.store.VectorStore;
+import dev.hindsight.platform.consumer.DeadLetters;
 import dev.hindsight.platform.consumer.Ledger;
+import dev.hindsight.platform.consumer.Projection;
+import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
+import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -26,6 +31,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * memory-service's database as a projection of hindsight.memory.v1. The same code applies an event twice: right
@@ -38,7 +45,7 @@ import java.util.UUID;
  * make a vector visible, and cleared after they are gone.
  */
 @Singleton
-public class MemoryProjection {
+public class MemoryProjection extends Projection<MemoryEvent> {
 
     static final String CONSUMER = "memory.projection";
 
@@ -119,8 +126,20 @@ public class MemoryProjection {
 
     private final VectorStore vectors;
 
-    public MemoryProjection(VectorStore vectors) {
+    public MemoryProjection(Pool pool, DeadLetters deadLetters, VectorStore vectors) {
+        super(pool, deadLetters, "memories", MemoryEvent.class);
         this.vectors = vectors;
+    }
+
+    /** The changes other replicas made, and (on an empty database) the whole history, as read from the topic. */
+    @Incoming("memories")
+    public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
+        return process(records);
+    }
+
+    @Override
+    public Uni<Void> apply(SqlClient tx, List<Consumed<MemoryEvent>> events) {
+        return write(tx, events.stream().map(Consumed::envelope).toList());
     }
 
     /**
@@ -128,7 +147,7 @@ public class MemoryProjection {
      * search, outcomes, feedback without weight votes) are applied together in one statement: a search that returns
      * ten memories costs one statement, not twenty.
      */
-    public Uni<Void> apply(SqlClient tx, List<MemoryEvent> events) {
+    public Uni<Void> write(SqlClient tx, List<MemoryEvent> events) {
         return Ledger.claim(tx, "processed_event", CONSUMER, events, MemoryEvent::getHeader).flatMap(fresh -> {
             List<List<MemoryEvent>> steps = new ArrayList<>();
             List<MemoryEvent> signals = new ArrayList<>();

@@ -59,7 +59,7 @@ public final class AuditProjections {
     }
 
     @Singleton
-    public static class DecisionSets extends TopicProjection<DecisionEvent> {
+    public static class DecisionSets extends ReadModelProjection<DecisionEvent> {
 
         private static final String INSERT = """
                 INSERT INTO {rm}.decision_set (tenant_id, decision_set_id, message_id, session_id, question_text,
@@ -68,8 +68,8 @@ public final class AuditProjections {
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
                 ON CONFLICT (tenant_id, decision_set_id) DO NOTHING""";
 
-        public DecisionSets(Projector projector) {
-            super(projector, "decisions", "query.decisions", DecisionEvent.class, DecisionEvent::getHeader);
+        public DecisionSets(Writes writes) {
+            super(writes, "decisions", "query.decisions", DecisionEvent.class, DecisionEvent::getHeader);
         }
 
         @Incoming("decisions")
@@ -78,14 +78,14 @@ public final class AuditProjections {
         }
 
         @Override
-        public List<Change> changes(List<DecisionEvent> envelopes) {
+        protected List<Change> changes(List<DecisionEvent> envelopes) {
             return envelopes.stream().map(e -> new Change(e.getHeader().getTenantId(),
                     "decision_set", ((DecisionSetRecorded) e.getPayload()).getDecisionSetId(),
                     e.getHeader().getRecordedAt())).toList();
         }
 
         @Override
-        public Uni<Void> apply(SqlClient tx, ReadModel model, List<Projected<DecisionEvent>> events) {
+        protected Uni<Void> write(SqlClient tx, ReadModel model, List<Projected<DecisionEvent>> events) {
             List<Tuple> rows = new ArrayList<>(events.size());
             for (Projected<DecisionEvent> projected : events) {
                 DecisionEvent event = projected.envelope();
@@ -103,7 +103,7 @@ public final class AuditProjections {
     }
 
     @Singleton
-    public static class Signals extends TopicProjection<SignalEvent> {
+    public static class Signals extends ReadModelProjection<SignalEvent> {
 
         private static final String INSERT = """
                 INSERT INTO {rm}.behavior_signal (tenant_id, event_id, message_id, session_id, signal_type,
@@ -111,8 +111,8 @@ public final class AuditProjections {
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
                 ON CONFLICT (tenant_id, event_id) DO NOTHING""";
 
-        public Signals(Projector projector) {
-            super(projector, "signals", "query.signals", SignalEvent.class, SignalEvent::getHeader);
+        public Signals(Writes writes) {
+            super(writes, "signals", "query.signals", SignalEvent.class, SignalEvent::getHeader);
         }
 
         @Incoming("signals")
@@ -121,7 +121,7 @@ public final class AuditProjections {
         }
 
         @Override
-        public Uni<Void> apply(SqlClient tx, ReadModel model, List<Projected<SignalEvent>> events) {
+        protected Uni<Void> write(SqlClient tx, ReadModel model, List<Projected<SignalEvent>> events) {
             List<Tuple> rows = new ArrayList<>(events.size());
             for (Projected<SignalEvent> projected : events) {
                 SignalEvent event = projected.envelope();

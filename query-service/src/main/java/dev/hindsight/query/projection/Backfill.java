@@ -41,8 +41,8 @@ import org.jboss.logging.Logger;
  * Fills a new generation from offset zero. When a generation is created, the end offsets of every source topic are
  * taken (after the creation committed, so every event the live projection handled without writing the new
  * generation lies below them); the backfill reads each partition up to its end offset with its own consumer
- * (assigned, no group, read_committed) and applies the events through {@link Projector} into the new generation
- * only, while the live projection writes everything newer into it as well. Both go through the generation's ledger,
+ * (assigned, no group, read_committed) and applies the events through their {@link ReadModelProjection} into the
+ * new generation only, while the live projection writes everything newer into it as well. Both go through the generation's ledger,
  * so an event both see is applied once. When every partition is read, a building generation becomes current.
  * <p>
  * One replica runs a generation's backfill (it claims the generation and keeps a heartbeat); if it dies, another
@@ -67,8 +67,7 @@ public class Backfill {
 
     private final Pool pool;
     private final Generations generations;
-    private final Projector projector;
-    private final Map<String, Projection<?>> byTopic = new HashMap<>();
+    private final Map<String, ReadModelProjection<?>> byTopic = new HashMap<>();
     private final Map<String, Object> consumerConfig = new HashMap<>();
     private final String owner = "query-" + UUID.randomUUID();
     private final AtomicBoolean running = new AtomicBoolean();
@@ -79,13 +78,12 @@ public class Backfill {
     });
     private volatile boolean stopping;
 
-    public Backfill(Pool pool, Generations generations, Projector projector, @Any Instance<Projection<?>> projections,
+    public Backfill(Pool pool, Generations generations, @Any Instance<ReadModelProjection<?>> projections,
             @Identifier("default-kafka-broker") Map<String, Object> kafka,
             @ConfigProperty(name = "mp.messaging.connector.smallrye-kafka.apicurio.registry.url") String registryUrl) {
         this.pool = pool;
         this.generations = generations;
-        this.projector = projector;
-        for (Projection<?> projection : projections) {
+        for (ReadModelProjection<?> projection : projections) {
             byTopic.put(projection.topic(), projection);
         }
         // Every kafka.* setting the channels get (on Kubernetes: TLS and SASL), but no group: partitions are assigned.
@@ -176,7 +174,7 @@ public class Backfill {
                 }
                 int applied = 0;
                 for (var topic : perTopic.entrySet()) {
-                    projector.backfill(byTopic.get(topic.getKey()), topic.getValue(), model).await().indefinitely();
+                    byTopic.get(topic.getKey()).backfill(topic.getValue(), model).await().indefinitely();
                     applied += topic.getValue().size();
                 }
                 total += applied;

@@ -37,7 +37,7 @@ public final class JudgementProjections {
     }
 
     @Singleton
-    public static class Insights extends TopicProjection<InsightEvent> {
+    public static class Insights extends ReadModelProjection<InsightEvent> {
 
         private static final String MESSAGE_SUMMARY = """
                 INSERT INTO {rm}.message_summary (tenant_id, session_id, message_index, status, summary, failure_reason,
@@ -61,8 +61,8 @@ public final class JudgementProjections {
                     qa_status = EXCLUDED.qa_status, qa_score = EXCLUDED.qa_score, qa_rubric = EXCLUDED.qa_rubric,
                     qa_reason = EXCLUDED.qa_reason, qa_judged_at = EXCLUDED.qa_judged_at, qa_judge = EXCLUDED.qa_judge""";
 
-        public Insights(Projector projector) {
-            super(projector, "insights", "query.insights", InsightEvent.class, InsightEvent::getHeader);
+        public Insights(Writes writes) {
+            super(writes, "insights", "query.insights", InsightEvent.class, InsightEvent::getHeader);
         }
 
         @Incoming("insights")
@@ -71,7 +71,7 @@ public final class JudgementProjections {
         }
 
         @Override
-        public List<Change> changes(List<InsightEvent> envelopes) {
+        protected List<Change> changes(List<InsightEvent> envelopes) {
             // A message summary changes what its session shows, but is not announced on the live stream.
             return envelopes.stream()
                     .map(e -> new Change(e.getHeader().getTenantId(),
@@ -82,7 +82,7 @@ public final class JudgementProjections {
         }
 
         @Override
-        public Uni<Void> apply(SqlClient tx, ReadModel model, List<Projected<InsightEvent>> events) {
+        protected Uni<Void> write(SqlClient tx, ReadModel model, List<Projected<InsightEvent>> events) {
             List<Tuple> messages = new ArrayList<>();
             List<Tuple> sessions = new ArrayList<>();
             List<Tuple> judged = new ArrayList<>();
@@ -126,7 +126,7 @@ public final class JudgementProjections {
     }
 
     @Singleton
-    public static class Evaluations extends TopicProjection<EvaluationEvent> {
+    public static class Evaluations extends ReadModelProjection<EvaluationEvent> {
 
         private static final String EVALUATION = """
                 INSERT INTO {rm}.shadow_evaluation (tenant_id, evaluation_id, decision_set_id, message_id, session_id,
@@ -142,8 +142,8 @@ public final class JudgementProjections {
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
                 ON CONFLICT (tenant_id, comparison_id) DO NOTHING""";
 
-        public Evaluations(Projector projector) {
-            super(projector, "evaluations", "query.evaluations", EvaluationEvent.class, EvaluationEvent::getHeader);
+        public Evaluations(Writes writes) {
+            super(writes, "evaluations", "query.evaluations", EvaluationEvent.class, EvaluationEvent::getHeader);
         }
 
         @Incoming("evaluations")
@@ -152,7 +152,7 @@ public final class JudgementProjections {
         }
 
         @Override
-        public List<Change> changes(List<EvaluationEvent> envelopes) {
+        protected List<Change> changes(List<EvaluationEvent> envelopes) {
             return envelopes.stream().filter(e -> e.getPayload() instanceof ShadowEvaluationCompleted)
                     .map(e -> new Change(e.getHeader().getTenantId(), "evaluation",
                             ((ShadowEvaluationCompleted) e.getPayload()).getDecisionSetId(),
@@ -161,7 +161,7 @@ public final class JudgementProjections {
         }
 
         @Override
-        public Uni<Void> apply(SqlClient tx, ReadModel model, List<Projected<EvaluationEvent>> events) {
+        protected Uni<Void> write(SqlClient tx, ReadModel model, List<Projected<EvaluationEvent>> events) {
             List<Tuple> evaluations = new ArrayList<>();
             List<Tuple> comparisons = new ArrayList<>();
             for (Projected<EvaluationEvent> projected : events) {

@@ -40,7 +40,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * purge removes the memories recorded before it whenever they arrive.
  */
 @Singleton
-public class MemoryProjection extends TopicProjection<MemoryEvent> {
+public class MemoryProjection extends ReadModelProjection<MemoryEvent> {
 
     private static final String RECORD = """
             INSERT INTO {rm}.memory (tenant_id, memory_id, project_id, origin, title, description, content, outcome,
@@ -113,8 +113,8 @@ public class MemoryProjection extends TopicProjection<MemoryEvent> {
             merges AS (DELETE FROM {rm}.memory_merge WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone))
             SELECT count(*) FROM gone""";
 
-    public MemoryProjection(Projector projector) {
-        super(projector, "memories", "query.memories", MemoryEvent.class, MemoryEvent::getHeader);
+    public MemoryProjection(Writes writes) {
+        super(writes, "memories", "query.memories", MemoryEvent.class, MemoryEvent::getHeader);
     }
 
     @Incoming("memories")
@@ -123,7 +123,7 @@ public class MemoryProjection extends TopicProjection<MemoryEvent> {
     }
 
     @Override
-    public Uni<Void> apply(SqlClient tx, ReadModel model, List<Projected<MemoryEvent>> events) {
+    protected Uni<Void> write(SqlClient tx, ReadModel model, List<Projected<MemoryEvent>> events) {
         Uni<Void> chain = Uni.createFrom().voidItem();
         int start = 0;
         while (start < events.size()) {

@@ -40,7 +40,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * batch does not change the result.
  */
 @Singleton
-public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
+public class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
 
     private static final String UPSERT_STARTED = """
             INSERT INTO {rm}.session (tenant_id, session_id, kind, started_at, job_id, trading_date, model, attributes,
@@ -114,8 +114,8 @@ public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
                 judge_requested = EXCLUDED.judge_requested,
                 last_event_at = GREATEST({rm}.session.last_event_at, EXCLUDED.last_event_at)""";
 
-    public ReasoningProjection(Projector projector) {
-        super(projector, "reasoning", "query.reasoning", ReasoningEvent.class, ReasoningEvent::getHeader);
+    public ReasoningProjection(Writes writes) {
+        super(writes, "reasoning", "query.reasoning", ReasoningEvent.class, ReasoningEvent::getHeader);
     }
 
     @Incoming("reasoning")
@@ -124,7 +124,7 @@ public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
     }
 
     @Override
-    public List<Change> changes(List<ReasoningEvent> envelopes) {
+    protected List<Change> changes(List<ReasoningEvent> envelopes) {
         Map<String, Change> sessions = new LinkedHashMap<>();
         for (ReasoningEvent event : envelopes) {
             String tenant = event.getHeader().getTenantId();
@@ -142,7 +142,7 @@ public class ReasoningProjection extends TopicProjection<ReasoningEvent> {
     }
 
     @Override
-    public Uni<Void> apply(SqlClient tx, ReadModel model, List<Projected<ReasoningEvent>> events) {
+    protected Uni<Void> write(SqlClient tx, ReadModel model, List<Projected<ReasoningEvent>> events) {
         Map<String, List<Tuple>> statements = new HashMap<>();
         MessageColumns messages = new MessageColumns(events.size());
         for (Projected<ReasoningEvent> projected : events) {

@@ -52,7 +52,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * should not also send the same session id through the event API.
  */
 @Singleton
-public class SpanProjection extends TopicProjection<SpanEvent> {
+public class SpanProjection extends ReadModelProjection<SpanEvent> {
 
     /** Written to a span-made session's attributes; what tells it from one the event API made. */
     public static final String SOURCE = "opentelemetry";
@@ -143,8 +143,8 @@ public class SpanProjection extends TopicProjection<SpanEvent> {
             FROM unnest($1::text[], $2::text[]) AS u(tenant_id, trace_id)
             JOIN {rm}.otel_trace t USING (tenant_id, trace_id)""";
 
-    public SpanProjection(Projector projector) {
-        super(projector, "spans", "query.spans", SpanEvent.class, SpanEvent::getHeader);
+    public SpanProjection(Writes writes) {
+        super(writes, "spans", "query.spans", SpanEvent.class, SpanEvent::getHeader);
     }
 
     @Incoming("spans")
@@ -153,7 +153,7 @@ public class SpanProjection extends TopicProjection<SpanEvent> {
     }
 
     @Override
-    public Uni<Void> apply(SqlClient tx, ReadModel model, List<Projected<SpanEvent>> events) {
+    protected Uni<Void> write(SqlClient tx, ReadModel model, List<Projected<SpanEvent>> events) {
         SpanColumns spans = new SpanColumns(events.size());
         Set<Key> traces = new LinkedHashSet<>();
         for (Projected<SpanEvent> projected : events) {
@@ -254,7 +254,7 @@ public class SpanProjection extends TopicProjection<SpanEvent> {
      * when a conversation id arrived late): announcing more than changed is harmless.
      */
     @Override
-    public Uni<List<Change>> changes(SqlClient tx, ReadModel model, List<SpanEvent> envelopes) {
+    protected Uni<List<Change>> changes(SqlClient tx, ReadModel model, List<SpanEvent> envelopes) {
         Set<Key> traces = new LinkedHashSet<>();
         Instant at = Instant.EPOCH;
         for (SpanEvent event : envelopes) {

@@ -1,6 +1,6 @@
 package dev.hindsight.query.receipt;
 
-import dev.hindsight.query.projection.Projection;
+import dev.hindsight.query.projection.ReadModelProjection;
 import dev.hindsight.query.readmodel.Generations;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -26,10 +26,10 @@ public class ReceiptRepository {
     private final Generations generations;
     private final String[] consumers;
 
-    public ReceiptRepository(Pool pool, Generations generations, @Any Instance<Projection<?>> projections) {
+    public ReceiptRepository(Pool pool, Generations generations, @Any Instance<ReadModelProjection<?>> projections) {
         this.pool = pool;
         this.generations = generations;
-        this.consumers = projections.stream().map(Projection::consumer).sorted().toArray(String[]::new);
+        this.consumers = projections.stream().map(ReadModelProjection::consumer).sorted().toArray(String[]::new);
     }
 
     /** The projections that applied {@code eventId} of {@code tenantId}, by name; none while it is pending. */

@@ -5,7 +5,7 @@ import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.platform.consumer.DeadLetters;
 import dev.hindsight.platform.consumer.Ledger;
-import dev.hindsight.platform.consumer.TopicHandler;
+import dev.hindsight.platform.consumer.Projection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
@@ -29,7 +29,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * {@link ShadowEvaluator} decides from that state when to score.
  */
 @Singleton
-public class AuditTracker extends TopicHandler<SpecificRecordBase> {
+public class AuditProjection extends Projection<SpecificRecordBase> {
 
     static final String DECISIONS_CONSUMER = "evaluation.decisions";
     static final String SIGNALS_CONSUMER = "evaluation.signals";
@@ -58,7 +58,7 @@ public class AuditTracker extends TopicHandler<SpecificRecordBase> {
 
     private final ShadowEvaluator evaluator;
 
-    public AuditTracker(Pool pool, DeadLetters deadLetters, ShadowEvaluator evaluator) {
+    public AuditProjection(Pool pool, DeadLetters deadLetters, ShadowEvaluator evaluator) {
         super(pool, deadLetters, "audit", SpecificRecordBase.class);
         this.evaluator = evaluator;
     }
@@ -88,9 +88,9 @@ public class AuditTracker extends TopicHandler<SpecificRecordBase> {
                         + event.envelope().getSchema().getFullName());
             }
         }
-        return Ledger.claim(tx, "processed_event", DECISIONS_CONSUMER, decisions, AuditTracker::header)
+        return Ledger.claim(tx, "processed_event", DECISIONS_CONSUMER, decisions, AuditProjection::header)
                 .chain(freshDecisions -> Ledger.claim(tx, "processed_event", SIGNALS_CONSUMER, signals,
-                                AuditTracker::header)
+                                AuditProjection::header)
                         .chain(freshSignals -> write(tx, events, freshDecisions, freshSignals)));
     }
 

@@ -9,17 +9,17 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * A {@link TopicHandler} that applies each event once: the batch's event ids are claimed for the handler's consumer
+ * A {@link Projection} that applies each event once: the batch's event ids are claimed for the projection's consumer
  * name in the platform ledger ({@code processed_event}, {@link Ledger}) in the batch's transaction, and
  * {@link #write} gets only the events seen for the first time (nothing is written when there are none), so a
  * redelivered batch changes nothing.
  */
-public abstract class LedgeredTopicHandler<E> extends TopicHandler<E> {
+public abstract class LedgeredProjection<E> extends Projection<E> {
 
     private final String consumer;
     private final Function<E, EventHeader> header;
 
-    protected LedgeredTopicHandler(Pool pool, DeadLetters deadLetters, String channel, String consumer,
+    protected LedgeredProjection(Pool pool, DeadLetters deadLetters, String channel, String consumer,
             Class<E> envelopeType, Function<E, EventHeader> header) {
         super(pool, deadLetters, channel, envelopeType);
         this.consumer = consumer;

@@ -1,4 +1,4 @@
-package dev.hindsight.memory.feed;
+package dev.hindsight.memory.projection;
 
 import dev.hindsight.events.insights.InsightEvent;
 import dev.hindsight.events.insights.InsightStatus;
@@ -9,7 +9,7 @@ import dev.hindsight.events.insights.TraceJudged;
 import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.work.MemoryWorker;
 import dev.hindsight.platform.consumer.DeadLetters;
-import dev.hindsight.platform.consumer.LedgeredTopicHandler;
+import dev.hindsight.platform.consumer.LedgeredProjection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
@@ -33,7 +33,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * outcome signal for a completed verdict.
  */
 @Singleton
-public class InsightFeed extends LedgeredTopicHandler<InsightEvent> {
+public class InsightProjection extends LedgeredProjection<InsightEvent> {
 
     static final String CONSUMER = "memory.insights";
 
@@ -52,7 +52,7 @@ public class InsightFeed extends LedgeredTopicHandler<InsightEvent> {
     private final MemoryWorker worker;
     private final MemoryConfig config;
 
-    public InsightFeed(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config) {
+    public InsightProjection(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config) {
         super(pool, deadLetters, "insights", CONSUMER, InsightEvent.class, InsightEvent::getHeader);
         this.worker = worker;
         this.config = config;

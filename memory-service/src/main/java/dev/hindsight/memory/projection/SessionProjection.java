@@ -1,4 +1,4 @@
-package dev.hindsight.memory.feed;
+package dev.hindsight.memory.projection;
 
 import dev.hindsight.events.reasoning.ActivityRecorded;
 import dev.hindsight.events.reasoning.MessageRecorded;
@@ -11,7 +11,7 @@ import dev.hindsight.events.reasoning.ThinkingStep;
 import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.work.MemoryWorker;
 import dev.hindsight.platform.consumer.DeadLetters;
-import dev.hindsight.platform.consumer.LedgeredTopicHandler;
+import dev.hindsight.platform.consumer.LedgeredProjection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.events.TraceActivity;
 import dev.hindsight.platform.kafka.Decoded;
@@ -41,7 +41,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * <p>A session's project is its {@code project} label; without one, a debugging trace's repository name, else its kind.
  */
 @Singleton
-public class SessionFeed extends LedgeredTopicHandler<ReasoningEvent> {
+public class SessionProjection extends LedgeredProjection<ReasoningEvent> {
 
     static final String CONSUMER = "memory.reasoning";
 
@@ -70,7 +70,7 @@ public class SessionFeed extends LedgeredTopicHandler<ReasoningEvent> {
     private final MemoryWorker worker;
     private final MemoryConfig config;
 
-    public SessionFeed(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config) {
+    public SessionProjection(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config) {
         super(pool, deadLetters, "reasoning", CONSUMER, ReasoningEvent.class, ReasoningEvent::getHeader);
         this.worker = worker;
         this.config = config;

@@ -17,7 +17,7 @@ import dev.hindsight.events.reasoning.SessionKind;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.reasoning.ThinkingStep;
 import dev.hindsight.platform.consumer.DeadLetters;
-import dev.hindsight.platform.consumer.LedgeredTopicHandler;
+import dev.hindsight.platform.consumer.LedgeredProjection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.events.TraceActivity;
 import dev.hindsight.platform.kafka.Decoded;
@@ -51,7 +51,7 @@ import org.jboss.logging.Logger;
  * transaction; the worker and the outbox relay are woken after it commits.
  */
 @Singleton
-public class SessionTracker extends LedgeredTopicHandler<ReasoningEvent> {
+public class SessionProjection extends LedgeredProjection<ReasoningEvent> {
 
     static final String CONSUMER = "evaluation.reasoning";
 
@@ -92,7 +92,7 @@ public class SessionTracker extends LedgeredTopicHandler<ReasoningEvent> {
             WHERE $3::boolean OR EXISTS (SELECT 1 FROM session_state WHERE tenant_id = $1 AND session_id = $2 AND kind = 'debug')
             ON CONFLICT DO NOTHING""";
 
-    private static final Logger LOG = Logger.getLogger(SessionTracker.class);
+    private static final Logger LOG = Logger.getLogger(SessionProjection.class);
 
     private final InsightWorker worker;
     private final InsightModels models;
@@ -100,7 +100,7 @@ public class SessionTracker extends LedgeredTopicHandler<ReasoningEvent> {
     private final OutboxRelay relay;
     private final Clock clock = Clock.systemUTC();
 
-    public SessionTracker(Pool pool, DeadLetters deadLetters, InsightWorker worker, InsightModels models,
+    public SessionProjection(Pool pool, DeadLetters deadLetters, InsightWorker worker, InsightModels models,
             Outbox outbox, OutboxRelay relay) {
         super(pool, deadLetters, "reasoning", CONSUMER, ReasoningEvent.class, ReasoningEvent::getHeader);
         this.worker = worker;

@@ -1,0 +1,62 @@
+package dev.hindsight.platform.consumer;
+
+import dev.hindsight.platform.kafka.Decoded;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+
+/**
+ * The one skeleton of every Hindsight consumer: a projection applies one channel's events to its service's state in
+ * PostgreSQL, one transaction per polled batch ({@link TransactionalBatches}). It names its channel, whose configured
+ * topic and dead-letter topic it reads ({@link Channel#incoming}), and the envelope type it decodes; a subclass adds
+ * its {@code @Incoming} method (one line calling {@link #process}) and {@link #apply}, or extends
+ * {@link LedgeredProjection} to apply each event once. Subclasses are {@code @Singleton}s: a client proxy would need a
+ * no-argument constructor.
+ */
+public abstract class Projection<E> implements TransactionalBatches.Handler<E> {
+
+    private final Channel channel;
+    private final Class<E> envelopeType;
+    private final TransactionalBatches batches;
+
+    /** A projection of channel {@code channel} (its topics as configured). */
+    protected Projection(Pool pool, DeadLetters deadLetters, String channel, Class<E> envelopeType) {
+        this.channel = Channel.incoming(channel);
+        this.envelopeType = envelopeType;
+        this.batches = new TransactionalBatches(pool, deadLetters);
+    }
+
+    @Override
+    public String topic() {
+        return channel.topic();
+    }
+
+    @Override
+    public String deadLetterTopic() {
+        return channel.deadLetterTopic();
+    }
+
+    @Override
+    public Class<E> envelopeType() {
+        return envelopeType;
+    }
+
+    /** Applies a polled batch; completes after the commit (or the dead letters), so offsets are committed then. */
+    protected Uni<Void> process(ConsumerRecords<String, Decoded> records) {
+        return batches.process(this, records);
+    }
+
+    /** The transactions this projection's batches run in, for a caller that applies records its own way. */
+    protected TransactionalBatches batches() {
+        return batches;
+    }
+
+    /** Runs {@code sql} once per row in one round trip; nothing when there are no rows. */
+    protected static Uni<Void> executeBatch(SqlClient tx, String sql, List<Tuple> rows) {
+        return rows.isEmpty() ? Uni.createFrom().voidItem()
+                : tx.preparedQuery(sql).executeBatch(rows).replaceWithVoid();
+    }
+}
