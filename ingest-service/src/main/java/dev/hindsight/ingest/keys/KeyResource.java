@@ -5,6 +5,7 @@ import dev.hindsight.events.keys.ApiKeyIssued;
 import dev.hindsight.events.keys.ApiKeyRevoked;
 import dev.hindsight.events.keys.KeyEvent;
 import dev.hindsight.ingest.publish.EventLog;
+import dev.hindsight.ingest.request.JsonBody;
 import dev.hindsight.platform.Hashing;
 import dev.hindsight.platform.auth.KeyRing;
 import dev.hindsight.platform.auth.Scopes;
@@ -16,7 +17,6 @@ import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -71,11 +71,11 @@ public class KeyResource {
             @NotEmpty @Size(max = 3) List<@NotNull @Pattern(regexp = "^(ingest|read|admin)$",
                     message = "must be ingest, read or admin") String> scopes,
             @Size(max = 128) String name,
-            Instant expiresAt) {
+            Instant expiresAt) implements JsonBody {
     }
 
     /** Body of a rotation: how long the old key keeps working (default: it stops at once). */
-    public record RotateKey(@PositiveOrZero Long graceSeconds) {
+    public record RotateKey(@PositiveOrZero Long graceSeconds) implements JsonBody {
     }
 
     /** A key as listed: never its secret nor its hash. */
@@ -116,7 +116,7 @@ public class KeyResource {
             + "(api_key), shown this once; it works on every service within a second.")
     @APIResponse(responseCode = "201", description = "Issued; Location names the key",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = IssuedKey.class)))
-    public Uni<Response> issue(@Valid @NotNull IssueKey body) {
+    public Uni<Response> issue(@NotNull IssueKey body) {
         Instant now = now();
         if (body.expiresAt() != null && !body.expiresAt().isAfter(now)) {
             throw ProblemException.badRequest("Invalid request", List.of(new FieldError("expires_at",
@@ -150,7 +150,7 @@ public class KeyResource {
     @APIResponse(responseCode = "201", description = "The successor issued; Location names it",
             content = @Content(mediaType = "application/json", schema = @Schema(implementation = IssuedKey.class)))
     @APIResponse(responseCode = "409", description = "The key no longer works")
-    public Uni<Response> rotate(@PathParam("keyId") String keyId, @Valid RotateKey body) {
+    public Uni<Response> rotate(@PathParam("keyId") String keyId, RotateKey body) {
         KeyRing.Key old = own(keyId);
         Instant now = now();
         if (!old.validAt(now)) {

@@ -9,9 +9,7 @@ import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import dev.hindsight.platform.json.UnstorableValueException;
+import dev.hindsight.platform.problem.BindingErrors;
 import dev.hindsight.platform.problem.FieldPaths;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,8 +23,9 @@ import java.util.Optional;
 
 /**
  * Binds a JSON tree to a request type and validates it, naming every problem by its path under a prefix
- * ({@code items[3].payload.message_id}). Used where a body is not bound by the REST layer: seed envelopes and batch
- * items.
+ * ({@code items[3].payload.message_id}). Every JSON body ingest takes is read here: whole bodies through
+ * {@link JsonBodyReader}, and seed envelopes and batch items by their resources, so a mistake gets the same error from
+ * every endpoint.
  */
 @ApplicationScoped
 public class RequestReader {
@@ -90,18 +89,10 @@ public class RequestReader {
         return validated(value, type, prefix, errors);
     }
 
-    /** What a binding failure says, under {@code prefix}. */
+    /** What a binding failure says (as every endpoint says it, {@link BindingErrors}), under {@code prefix}. */
     private static FieldError bindingError(JsonProcessingException e, String prefix) {
-        String field = e instanceof JsonMappingException m ? FieldPaths.of(m.getPath()) : "$";
-        String message = e instanceof UnstorableValueException u ? u.reason()
-                : e instanceof UnrecognizedPropertyException u ? "unknown field '" + u.getPropertyName() + "'"
-                : e instanceof InvalidFormatException f && f.getTargetType() != null && f.getTargetType().isEnum()
-                        ? "must be one of " + String.join(", ", java.util.Arrays.stream(
-                                f.getTargetType().getEnumConstants()).map(String::valueOf).toList())
-                        : e instanceof InvalidFormatException f && f.getTargetType() != null
-                                ? "cannot read '" + f.getValue() + "' as " + f.getTargetType().getSimpleName()
-                                : "wrong type: " + e.getOriginalMessage();
-        return new FieldError(join(prefix, field.equals("$") ? "" : field), message);
+        FieldError error = BindingErrors.of(e);
+        return new FieldError(join(prefix, error.field().equals("$") ? "" : error.field()), error.message());
     }
 
     private <T> T validated(T value, Class<T> type, String prefix, List<FieldError> errors) {

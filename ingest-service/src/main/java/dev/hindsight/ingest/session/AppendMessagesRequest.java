@@ -2,6 +2,7 @@ package dev.hindsight.ingest.session;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hindsight.ingest.request.JsonBody;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
@@ -25,7 +26,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
              {"step_order": 0, "step_type": "reasoning", "content": "Read yesterday's positions first."},
              {"step_order": 1, "step_type": "tool", "tool_name": "get_positions", "tool_arguments": {"date": "2025-10-01"},
               "tool_result": "{\\"cash\\": 10000}"}]}]}""")
-public record AppendMessagesRequest(@NotEmpty @Size(max = 1000) List<@NotNull @Valid Message> messages) {
+public record AppendMessagesRequest(@NotEmpty @Size(max = 1000) List<@NotNull @Valid Message> messages)
+        implements JsonBody {
 
     /** One message of the conversation (design.md § Messages), with its thinking steps (design.md § Thinking steps). */
     public record Message(

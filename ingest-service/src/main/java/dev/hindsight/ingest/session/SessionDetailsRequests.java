@@ -3,6 +3,7 @@ package dev.hindsight.ingest.session;
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hindsight.ingest.request.JsonBody;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
@@ -31,7 +32,8 @@ public final class SessionDetailsRequests {
                "cash_after": 8104.00, "portfolio_value": 10000.00},
               {"action_id": 2, "action_type": "buy", "symbol": "GOOGL", "amount": 6, "price": 245.15,
                "cash_after": 6633.10, "portfolio_value": 10104.00}]}""")
-    public record RecordPositions(@NotEmpty @Size(max = 1000) List<@NotNull @Valid Position> positions) {
+    public record RecordPositions(@NotEmpty @Size(max = 1000) List<@NotNull @Valid Position> positions)
+            implements JsonBody {
     }
 
     /** A trading action of the model-day; action ids are unique per session. */
@@ -74,7 +76,8 @@ public final class SessionDetailsRequests {
                "event_type": "command_run",
                "payload": {"command_text": "pytest tests/test_parser.py", "working_directory": ".", "exit_code": 1,
                            "stdout": "", "stderr": "AssertionError"}}]}""")
-    public record RecordActivities(@NotEmpty @Size(max = 5000) List<@NotNull @Valid Activity> events) {
+    public record RecordActivities(@NotEmpty @Size(max = 5000) List<@NotNull @Valid Activity> events)
+            implements JsonBody {
     }
 
     /** One trace event; {@code timestamp} and {@code timestamp_iso} are both accepted (design.md § Events). */
@@ -97,7 +100,7 @@ public final class SessionDetailsRequests {
             @Size(max = 4_194_304) String finalCodeDiff,
             @PositiveOrZero Integer totalMessages,
             @Size(max = 4096) String summaryHint,
-            Boolean judge) {
+            Boolean judge) implements JsonBody {
     }
 
     /** How the session ended. */

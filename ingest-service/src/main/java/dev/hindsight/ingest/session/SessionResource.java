@@ -12,7 +12,6 @@ import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
@@ -64,7 +63,7 @@ public class SessionResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     @APIResponse(responseCode = "503", description = "Kafka did not acknowledge; retry after Retry-After seconds",
             content = @Content(mediaType = Problem.MEDIA_TYPE))
-    public Uni<Response> start(@Valid @NotNull StartSessionRequest request,
+    public Uni<Response> start(@NotNull StartSessionRequest request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         var event = mapper.sessionStarted(request, caller(idempotencyKey, userAgent));
@@ -87,7 +86,7 @@ public class SessionResource {
     public Uni<Response> append(
             @PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,
                     message = EventIds.MESSAGE) String sessionId,
-            @Valid @NotNull AppendMessagesRequest request,
+            @NotNull AppendMessagesRequest request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent,
             @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
@@ -120,7 +119,7 @@ public class SessionResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> positions(@PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,
             message = EventIds.MESSAGE) String sessionId,
-            @Valid @NotNull SessionDetailsRequests.RecordPositions request,
+            @NotNull SessionDetailsRequests.RecordPositions request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         return publish(sessionId, mapper.positionsRecorded(sessionId, request, caller(idempotencyKey, userAgent)));
@@ -138,7 +137,7 @@ public class SessionResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> activities(@PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,
             message = EventIds.MESSAGE) String sessionId,
-            @Valid @NotNull SessionDetailsRequests.RecordActivities request,
+            @NotNull SessionDetailsRequests.RecordActivities request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         return publish(sessionId, mapper.activitiesRecorded(sessionId, request.events(), "events", false,
@@ -156,7 +155,7 @@ public class SessionResource {
             content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Response> complete(@PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,
             message = EventIds.MESSAGE) String sessionId,
-            @Valid @NotNull SessionDetailsRequests.CompleteSession request,
+            @NotNull SessionDetailsRequests.CompleteSession request,
             @HeaderParam("Idempotency-Key") @Size(max = 256) String idempotencyKey,
             @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
         return publish(sessionId, List.of(mapper.sessionCompleted(sessionId, request,

@@ -1,6 +1,7 @@
 package dev.hindsight.ingest.session;
 
 import dev.hindsight.ingest.request.EventIds;
+import dev.hindsight.ingest.request.JsonBody;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -25,7 +26,7 @@ public record StartSessionRequest(
         @Valid Trading trading,
         @Valid Chat chat,
         @Valid Debug debug,
-        @Size(max = 32) Map<@Size(max = 64) String, @NotNull @Size(max = 512) String> labels) {
+        @Size(max = 32) Map<@Size(max = 64) String, @NotNull @Size(max = 512) String> labels) implements JsonBody {
 
     /** What kind of agent work the session is. */
     public enum Kind {

@@ -1,6 +1,7 @@
 package dev.hindsight.platform.problem;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -24,6 +25,14 @@ public record Problem(String type, String title, int status, String detail, Stri
 
     public static Problem of(int status, String title, String detail, List<FieldError> errors) {
         return new Problem(typeFor(status), title, status, detail, null, List.copyOf(errors));
+    }
+
+    /** The 400 for a request whose fields broke their constraints: every error, ordered by field, then message. */
+    public static Problem invalid(List<FieldError> errors) {
+        List<FieldError> sorted = errors.stream()
+                .sorted(Comparator.comparing(FieldError::field).thenComparing(FieldError::message)).toList();
+        return of(400, "Invalid request", sorted.size() + " field" + (sorted.size() == 1 ? " is" : "s are")
+                + " invalid", sorted);
     }
 
     public Problem withInstance(String path) {

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.hindsight.platform.auth.FailedAuthentications;
-import dev.hindsight.platform.json.UnstorableValueException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -14,8 +13,6 @@ import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import java.util.Comparator;
-import java.util.List;
 import java.util.UUID;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -37,12 +34,8 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response invalid(ConstraintViolationException e, UriInfo uri) {
-        List<Problem.FieldError> errors = e.getConstraintViolations().stream()
-                .map(v -> new Problem.FieldError(FieldPaths.of(v), v.getMessage()))
-                .sorted(Comparator.comparing(Problem.FieldError::field).thenComparing(Problem.FieldError::message))
-                .toList();
-        return respond(Problem.of(400, "Invalid request",
-                errors.size() + " field" + (errors.size() == 1 ? " is" : "s are") + " invalid", errors)
+        return respond(Problem.invalid(e.getConstraintViolations().stream()
+                .map(v -> new Problem.FieldError(FieldPaths.of(v), v.getMessage())).toList())
                 .withInstance(uri.getPath())).build();
     }
 
@@ -50,25 +43,7 @@ public class ProblemMappers {
     @ServerExceptionMapper({JsonProcessingException.class, JsonMappingException.class, MismatchedInputException.class,
             InvalidFormatException.class, UnrecognizedPropertyException.class})
     public Response unreadable(JsonProcessingException e, UriInfo uri) {
-        String field = e instanceof JsonMappingException m ? FieldPaths.of(m.getPath()) : "$";
-        String message;
-        if (e instanceof UnstorableValueException u) {
-            message = u.reason();
-        } else if (e instanceof UnrecognizedPropertyException u) {
-            message = "unknown field '" + u.getPropertyName() + "'";
-        } else if (e instanceof InvalidFormatException f && f.getTargetType() != null && f.getTargetType().isEnum()) {
-            message = "must be one of " + java.util.Arrays.stream(f.getTargetType().getEnumConstants())
-                    .map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")) + "; got "
-                    + describe(f.getValue());
-        } else if (e instanceof InvalidFormatException f) {
-            message = "cannot read " + describe(f.getValue()) + " as " + f.getTargetType().getSimpleName();
-        } else if (e instanceof MismatchedInputException m && m.getTargetType() != null) {
-            message = "expected " + m.getTargetType().getSimpleName();
-        } else {
-            message = "malformed JSON: " + e.getOriginalMessage();
-        }
-        return respond(Problem.of(400, "Invalid request", "The request body could not be read",
-                List.of(new Problem.FieldError(field, message))).withInstance(uri.getPath())).build();
+        return respond(BindingErrors.unreadable(e).withInstance(uri.getPath())).build();
     }
 
     @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
@@ -119,11 +94,6 @@ public class ProblemMappers {
         return respond(Problem.of(500, "Internal error",
                 "An unexpected error occurred; quote incident " + incident + " when reporting it")
                 .withInstance(uri.getPath())).build();
-    }
-
-    private static String describe(Object value) {
-        String text = String.valueOf(value);
-        return "'" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "'";
     }
 
     private static Response.ResponseBuilder respond(Problem problem) {
