@@ -94,19 +94,17 @@ public class SessionProjection extends LedgeredProjection<ReasoningEvent> {
 
     private static final Logger LOG = Logger.getLogger(SessionProjection.class);
 
-    private final InsightWorker worker;
     private final InsightModels models;
     private final Outbox outbox;
-    private final OutboxRelay relay;
     private final Clock clock = Clock.systemUTC();
 
     public SessionProjection(Pool pool, DeadLetters deadLetters, InsightWorker worker, InsightModels models,
             Outbox outbox, OutboxRelay relay) {
         super(pool, deadLetters, "reasoning", CONSUMER, ReasoningEvent.class, ReasoningEvent::getHeader);
-        this.worker = worker;
         this.models = models;
         this.outbox = outbox;
-        this.relay = relay;
+        wakeAfterCommit(worker::wake);
+        wakeAfterCommit(relay::wake);
     }
 
     /** An assistant message recorded by this batch, whose summary is due. */
@@ -116,12 +114,6 @@ public class SessionProjection extends LedgeredProjection<ReasoningEvent> {
     @Incoming("reasoning")
     public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
         return process(records);
-    }
-
-    @Override
-    public void committed(List<Consumed<ReasoningEvent>> events) {
-        worker.wake();
-        relay.wake();
     }
 
     @Override
@@ -210,7 +202,6 @@ public class SessionProjection extends LedgeredProjection<ReasoningEvent> {
         return Tuple.from(java.util.Arrays.asList(tenant, session, m.getMessageIndex(),
                 m.getRole().name().toLowerCase(Locale.ROOT), m.getContent(), at(m.getTimestamp()), steps(m)));
     }
-
 
     private static String title(SessionStarted s) {
         if (s.getKind() == SessionKind.TRADING && s.getTrading() != null) {

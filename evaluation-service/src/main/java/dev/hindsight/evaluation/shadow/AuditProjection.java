@@ -56,21 +56,14 @@ public class AuditProjection extends Projection<SpecificRecordBase> {
             FROM inserted WHERE d.tenant_id = inserted.tenant_id AND d.message_id = inserted.message_id"""
             .formatted(TERMINAL);
 
-    private final ShadowEvaluator evaluator;
-
     public AuditProjection(Pool pool, DeadLetters deadLetters, ShadowEvaluator evaluator) {
         super(pool, deadLetters, "audit", SpecificRecordBase.class);
-        this.evaluator = evaluator;
+        wakeAfterCommit(evaluator::wake);
     }
 
     @Incoming("audit")
     public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
         return process(records);
-    }
-
-    @Override
-    public void committed(List<Consumed<SpecificRecordBase>> events) {
-        evaluator.wake();
     }
 
     @Override

@@ -49,23 +49,17 @@ public class InsightProjection extends LedgeredProjection<InsightEvent> {
             INSERT INTO memory_job (tenant_id, session_id, kind, due_at) VALUES ($1, $2, 'qa_judge', $3)
             ON CONFLICT DO NOTHING""";
 
-    private final MemoryWorker worker;
     private final MemoryConfig config;
 
     public InsightProjection(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config) {
         super(pool, deadLetters, "insights", CONSUMER, InsightEvent.class, InsightEvent::getHeader);
-        this.worker = worker;
         this.config = config;
+        wakeAfterCommit(worker::wake);
     }
 
     @Incoming("insights")
     public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
         return process(records);
-    }
-
-    @Override
-    public void committed(List<Consumed<InsightEvent>> events) {
-        worker.wake();
     }
 
     @Override

@@ -67,23 +67,17 @@ public class SessionProjection extends LedgeredProjection<ReasoningEvent> {
             INSERT INTO memory_job (tenant_id, session_id, kind, due_at) VALUES ($1, $2, $3, $4)
             ON CONFLICT DO NOTHING""";
 
-    private final MemoryWorker worker;
     private final MemoryConfig config;
 
     public SessionProjection(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config) {
         super(pool, deadLetters, "reasoning", CONSUMER, ReasoningEvent.class, ReasoningEvent::getHeader);
-        this.worker = worker;
         this.config = config;
+        wakeAfterCommit(worker::wake);
     }
 
     @Incoming("reasoning")
     public Uni<Void> consume(ConsumerRecords<String, Decoded> records) {
         return process(records);
-    }
-
-    @Override
-    public void committed(List<Consumed<ReasoningEvent>> events) {
-        worker.wake();
     }
 
     @Override

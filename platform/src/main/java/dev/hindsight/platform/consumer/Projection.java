@@ -5,6 +5,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 
@@ -13,7 +14,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * PostgreSQL, one transaction per polled batch ({@link TransactionalBatches}). It names its channel, whose configured
  * topic and dead-letter topic it reads ({@link Channel#incoming}), and the envelope type it decodes; a subclass adds
  * its {@code @Incoming} method (one line calling {@link #process}) and {@link #apply}, or extends
- * {@link LedgeredProjection} to apply each event once. Subclasses are {@code @Singleton}s: a client proxy would need a
+ * {@link LedgeredProjection} to apply each event once, and names the workers it wakes ({@link #wakeAfterCommit}).
+ * Subclasses are {@code @Singleton}s: a client proxy would need a
  * no-argument constructor.
  */
 public abstract class Projection<E> implements TransactionalBatches.Handler<E> {
@@ -21,6 +23,7 @@ public abstract class Projection<E> implements TransactionalBatches.Handler<E> {
     private final Channel channel;
     private final Class<E> envelopeType;
     private final TransactionalBatches batches;
+    private final List<Runnable> afterCommit = new ArrayList<>();
 
     /** A projection of channel {@code channel} (its topics as configured). */
     protected Projection(Pool pool, DeadLetters deadLetters, String channel, Class<E> envelopeType) {
@@ -42,6 +45,19 @@ public abstract class Projection<E> implements TransactionalBatches.Handler<E> {
     @Override
     public Class<E> envelopeType() {
         return envelopeType;
+    }
+
+    /**
+     * Runs {@code wake} after every batch this projection commits: how a projection tells the worker that reads the
+     * state it wrote that there is more. Called from the constructor.
+     */
+    protected final void wakeAfterCommit(Runnable wake) {
+        afterCommit.add(wake);
+    }
+
+    @Override
+    public void committed(List<TransactionalBatches.Consumed<E>> events) {
+        afterCommit.forEach(Runnable::run);
     }
 
     /** Applies a polled batch; completes after the commit (or the dead letters), so offsets are committed then. */
