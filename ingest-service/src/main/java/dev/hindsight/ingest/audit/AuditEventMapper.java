@@ -9,6 +9,7 @@ import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.events.signals.SignalType;
 import dev.hindsight.ingest.request.Caller;
 import dev.hindsight.ingest.request.EventIds;
+import dev.hindsight.ingest.request.RequestReader;
 import dev.hindsight.ingest.request.Timestamps;
 import dev.hindsight.platform.Hashing;
 import dev.hindsight.platform.kafka.EventHeaders;
@@ -30,9 +31,11 @@ import java.util.UUID;
 public final class AuditEventMapper {
 
     private final Clock clock;
+    private final RequestReader reader;
 
-    public AuditEventMapper(Clock clock) {
+    public AuditEventMapper(Clock clock, RequestReader reader) {
         this.clock = clock;
+        this.reader = reader;
     }
 
     /** The event, or null when {@code errors} received the reasons (each under {@code path}). */
@@ -87,7 +90,7 @@ public final class AuditEventMapper {
     public Outgoing<SignalEvent> behaviorSignal(AuditRequests.BehaviorSignal request, String level, String path,
             Caller caller, List<FieldError> errors) {
         int before = errors.size();
-        SignalData.Read data = SignalData.read(request.signalType(), request.signalData(), path + "signal_data",
+        SignalData.Read data = SignalData.read(reader, request.signalType(), request.signalData(), path + "signal_data",
                 errors);
         Instant timestamp = timestamp(request.timestamp(), path + "timestamp", errors);
         if (errors.size() > before) {

@@ -33,7 +33,7 @@ public class AuditEvents {
     /** With the clock that stamps the events it reads (a fixed one in tests that compare events). */
     public AuditEvents(RequestReader reader, Clock clock) {
         this.reader = reader;
-        this.mapper = new AuditEventMapper(clock);
+        this.mapper = new AuditEventMapper(clock, reader);
     }
 
     /** Reads a whole body as one decision set; a 400 names every problem. */

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.hindsight.platform.problem.BindingErrors;
 import dev.hindsight.platform.problem.FieldPaths;
 import dev.hindsight.platform.problem.Problem.FieldError;
@@ -16,10 +17,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Binds a JSON tree to a request type and validates it, naming every problem by its path under a prefix
@@ -29,6 +34,9 @@ import java.util.Optional;
  */
 @ApplicationScoped
 public class RequestReader {
+
+    private static final PropertyNamingStrategies.NamingBase SNAKE_CASE =
+            (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
 
     private final ObjectMapper json;
     private final Validator validator;
@@ -87,6 +95,57 @@ public class RequestReader {
             return null;
         }
         return validated(value, type, prefix, errors);
+    }
+
+    /**
+     * An open object read field by field into the record {@code type}: each field the record names is bound on its
+     * own, so every mistyped field is named at once (binding a whole object stops at the first), then the record's
+     * constraints are checked. Fields the record does not name are left to the caller ({@link #fieldNames}). The
+     * record, or null when {@code errors} received the reasons; an absent {@code node} reads as an empty object.
+     */
+    public <T extends Record> T readFields(JsonNode node, Class<T> type, String prefix, List<FieldError> errors) {
+        if (node != null && !node.isNull() && !node.isObject()) {
+            errors.add(new FieldError(prefix.isEmpty() ? "$" : prefix, "must be an object"));
+            return null;
+        }
+        RecordComponent[] components = type.getRecordComponents();
+        Object[] values = new Object[components.length];
+        Class<?>[] types = new Class<?>[components.length];
+        int before = errors.size();
+        for (int i = 0; i < components.length; i++) {
+            types[i] = components[i].getType();
+            String name = SNAKE_CASE.translate(components[i].getName());
+            JsonNode value = node == null ? null : node.get(name);
+            if (value == null || value.isNull()) {
+                continue;
+            }
+            try {
+                values[i] = json.treeToValue(value, types[i]);
+            } catch (JsonProcessingException e) {
+                errors.add(new FieldError(join(prefix, name), BindingErrors.of(e).message()));
+            }
+        }
+        if (errors.size() > before) {
+            return null;
+        }
+        T value;
+        try {
+            Constructor<T> canonical = type.getDeclaredConstructor(types);
+            canonical.setAccessible(true);
+            value = canonical.newInstance(values);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("Cannot construct " + type.getName(), e);
+        }
+        return validated(value, type, prefix, errors);
+    }
+
+    /** The JSON names of the record {@code type}'s fields, as the wire spells them. */
+    public static Set<String> fieldNames(Class<? extends Record> type) {
+        Set<String> names = new HashSet<>();
+        for (RecordComponent component : type.getRecordComponents()) {
+            names.add(SNAKE_CASE.translate(component.getName()));
+        }
+        return names;
     }
 
     /** What a binding failure says (as every endpoint says it, {@link BindingErrors}), under {@code prefix}. */

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * One reader for every body: the same invalid request, sent as a whole body to its session endpoint and as an item of
  * {@code POST /v1/events:batch}, is refused with the same errors, field for field and word for word (the batch's only
  * differ by the item's prefix). Binding mistakes (an unknown value of an enumeration, an unknown field, a wrong type)
- * and constraint violations alike.
+ * and constraint violations alike, for the session endpoints and for the audit payloads with their signal data.
  */
 @QuarkusTest
 @QuarkusTestResource(value = HindsightTestResource.class, initArgs = @ResourceArg(name = "database", value = "false"))
@@ -68,7 +68,17 @@ class OneReaderTest {
                 new Case("complete", "/v1/sessions/%s/complete", """
                         {"outcome": "maybe"}"""),
                 new Case("complete", "/v1/sessions/%s/complete", """
-                        {"total_messages": -3, "summary_hint": 7}"""));
+                        {"total_messages": -3, "summary_hint": 7}"""),
+                new Case("decision_set", "/v1/decision-sets", """
+                        {"message_id": "m", "session_id": "s", "question_text": "q", "active_version": " ",
+                         "active_decision": {"info_need_type": "A", "confidence_level": "certain"}}"""),
+                new Case("decision_set", "/v1/decision-sets", """
+                        {"event_type": "DECISION_SET_CREATED", "payload": {"message_id": 5}}"""),
+                new Case("behavior_signal", "/v1/behavior-signals", """
+                        {"message_id": "m", "session_id": "s", "signal_type": "rage_click"}"""),
+                new Case("behavior_signal", "/v1/behavior-signals", """
+                        {"message_id": "m", "session_id": "s", "signal_type": "reask_same_question",
+                         "signal_data": {"time_gap_seconds": "a minute", "question_hash_match": "yes"}}"""));
     }
 
     @ParameterizedTest
@@ -81,7 +91,7 @@ class OneReaderTest {
                 .then().statusCode(400).contentType("application/problem+json").extract().jsonPath();
         List<Map<String, String>> aloneErrors = alone.getList("errors");
 
-        String item = c.type().equals("session") ? "{\"type\": \"session\", \"body\": " + c.body() + "}"
+        String item = !c.path().contains("%s") ? "{\"type\": \"" + c.type() + "\", \"body\": " + c.body() + "}"
                 : "{\"type\": \"" + c.type() + "\", \"session_id\": \"" + session + "\", \"body\": " + c.body() + "}";
         JsonPath batch = given().urlEncodingEnabled(false).contentType(ContentType.JSON)
                 .header("Authorization", TestTenants.TENANT_A.bearer())

@@ -1,6 +1,7 @@
 package dev.hindsight.platform.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -48,6 +49,12 @@ public final class BindingErrors {
         }
         if (e instanceof MismatchedInputException m && m.getTargetType() != null) {
             return "expected " + m.getTargetType().getSimpleName();
+        }
+        if (e instanceof InputCoercionException c && c.getTargetType() != null) {
+            Class<?> type = c.getTargetType();
+            return type == int.class || type == Integer.class ? "out of range for a 32-bit integer"
+                    : type == long.class || type == Long.class ? "out of range for a 64-bit integer"
+                    : "out of range for " + type.getSimpleName();
         }
         if (e instanceof JsonMappingException) {
             return "wrong type: " + e.getOriginalMessage();
