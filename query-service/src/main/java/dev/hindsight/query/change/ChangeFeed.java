@@ -25,10 +25,10 @@ import org.jboss.logging.Logger;
  * What the live projection committed, told to every query-service replica (ADR 0009). The projection announces its
  * changes with PostgreSQL {@code NOTIFY} inside the transaction that makes them, so they are delivered exactly when
  * the transaction commits, and to every replica listening, whichever replica's partitions they came from. Each replica
- * holds one connection that {@code LISTEN}s: heard changes drop cached answers (its {@link ChangeListener}, the read cache) and go to the live
- * stream. While the connection is down the cache is closed, and it reopens empty once listening again. The listening
- * connection is taken from the service's own pool, so it has the datasource's credentials and TLS settings, and kept
- * for as long as it lives (one connection fewer for queries).
+ * holds one connection that {@code LISTEN}s: heard changes drop cached answers (its {@link ChangeListener}, the read
+ * cache) and go to the live stream. While the connection is down the cache is closed, and it reopens empty once
+ * listening again. The listening connection is taken from the service's own pool, so it has the datasource's
+ * credentials and TLS settings, and kept for as long as it lives (one connection fewer for queries).
  */
 @ApplicationScoped
 public class ChangeFeed {
