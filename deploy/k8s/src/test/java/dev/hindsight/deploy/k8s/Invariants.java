@@ -39,6 +39,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -48,6 +50,8 @@ import java.util.stream.Stream;
  * (what it reads, in which group, where its dead letters go), read as the Deployment's environment overrides them.
  */
 final class Invariants {
+
+    private static final Pattern TIMER_MAX = Pattern.compile("\\b(\\w+_seconds_max)\\b");
 
     /** The largest event the services send: hindsight.kafka.max-message-bytes, as the platform defaults it. */
     static final long MAX_EVENT_BYTES = 5_242_880;
@@ -94,6 +98,7 @@ final class Invariants {
         networkPolicies();
         databases();
         kafkaSecurity();
+        monitoring();
         if (overlay.equals("prod")) {
             highAvailability();
         }
@@ -104,6 +109,10 @@ final class Invariants {
 
     private void workloads() {
         for (Deployment d : all(Deployment.class)) {
+            if (!Boolean.FALSE.equals(d.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken())) {
+                fail("Deployment " + name(d) + " mounts a service account token it never uses "
+                        + "(automountServiceAccountToken: false)");
+            }
             for (Container c : d.getSpec().getTemplate().getSpec().getContainers()) {
                 String where = "Deployment " + name(d) + ", container " + c.getName();
                 if (c.getLivenessProbe() == null) {
@@ -459,12 +468,21 @@ final class Invariants {
                 fail("ScaledObject " + so.name() + " may scale to " + max + " replicas; more than the " + partitions()
                         + " partitions would leave consumers idle");
             }
+            // KEDA's operator resolves names in its own namespace: the services' short name would not reach Kafka.
+            String qualified = qualified(bootstrap, so.raw().path("metadata").path("namespace").asText("hindsight"));
             for (JsonNode trigger : so.raw().path("spec").path("triggers")) {
-                if (trigger.path("type").asText().equals("kafka")
-                        && !trigger.path("metadata").path("bootstrapServers").asText().equals(bootstrap)) {
-                    fail("ScaledObject " + so.name() + " reads lag from " + trigger.path("metadata").path("bootstrapServers").asText()
-                            + ", not the services' Kafka " + bootstrap);
+                String servers = trigger.path("metadata").path("bootstrapServers").asText();
+                if (trigger.path("type").asText().equals("kafka") && !servers.equals(qualified)) {
+                    fail("ScaledObject " + so.name() + " reads lag from " + servers + ", not " + qualified
+                            + " (the services' Kafka by the name KEDA's own namespace resolves)");
                 }
+            }
+            JsonNode fallback = so.raw().path("spec").path("fallback");
+            int min = so.raw().path("spec").path("minReplicaCount").asInt(0);
+            int replicas = fallback.path("replicas").asInt(0);
+            if (fallback.path("failureThreshold").asInt(0) < 1 || replicas < Math.max(1, min) || replicas > max) {
+                fail("ScaledObject " + so.name() + " needs a fallback (failureThreshold, and replicas between "
+                        + Math.max(1, min) + " and " + max + ") for when it cannot read the lag");
             }
         }
         Set<String> hpaTargets = all(HorizontalPodAutoscaler.class).stream()
@@ -493,6 +511,38 @@ final class Invariants {
             });
             groups.stream().filter(g -> !triggered.contains(g))
                     .forEach(g -> fail("ScaledObject " + so.name() + " ignores the lag of group " + g + " that " + svc + " consumes in"));
+        }
+    }
+
+    /** {@code host:port} as a name any namespace resolves: {@code host.namespace.svc:port}. */
+    private static String qualified(String bootstrap, String namespace) {
+        int colon = bootstrap.lastIndexOf(':');
+        String host = colon < 0 ? bootstrap : bootstrap.substring(0, colon);
+        String port = colon < 0 ? "" : bootstrap.substring(colon);
+        return host.contains(".") ? bootstrap : host + "." + namespace + ".svc" + port;
+    }
+
+    // --- monitoring -----------------------------------------------------------------------------------------------
+
+    private void monitoring() {
+        for (String kind : List.of("ServiceMonitor", "PodMonitor", "PrometheusRule")) {
+            for (Manifest m : kind(kind)) {
+                if (m.raw().path("metadata").path("labels").path("release").asText().isEmpty()) {
+                    fail(kind + " " + m.name() + " has no release label: kube-prometheus-stack would not select it");
+                }
+            }
+        }
+        for (Manifest rule : kind("PrometheusRule")) {
+            for (JsonNode group : rule.raw().path("spec").path("groups")) {
+                for (JsonNode r : group.path("rules")) {
+                    // A timer's _max covers a recent window only: it falls to zero when nothing is recorded.
+                    Matcher max = TIMER_MAX.matcher(r.path("expr").asText());
+                    if (max.find()) {
+                        fail("PrometheusRule " + rule.name() + " alerts on " + max.group(1)
+                                + ", which decays to zero exactly when nothing is applied");
+                    }
+                }
+            }
         }
     }
 
