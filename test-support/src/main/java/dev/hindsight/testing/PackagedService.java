@@ -101,6 +101,14 @@ public final class PackagedService implements AutoCloseable {
         process.kill();
     }
 
+    /**
+     * SIGTERM, as Kubernetes stops a pod; returns once the process exited (after a SIGKILL if it had not within 15 s,
+     * as a grace period ends).
+     */
+    public void terminate() {
+        process.close();
+    }
+
     @Override
     public void close() {
         process.close();

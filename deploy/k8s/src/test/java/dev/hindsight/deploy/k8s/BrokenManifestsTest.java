@@ -29,6 +29,13 @@ class BrokenManifestsTest {
                 broken("a limit removed", doc("Deployment", "memory-service"),
                         d -> ((ObjectNode) container(d).path("resources")).remove("limits"),
                         "container memory-service has no memory limit"),
+                broken("too short a grace period to finish requests in flight", doc("Deployment", "ingest-service"),
+                        d -> ((ObjectNode) d.path("spec").path("template").path("spec"))
+                                .remove("terminationGracePeriodSeconds"),
+                        "Deployment ingest-service gives a stopping pod 30 s; it needs 40"),
+                broken("no shutdown delay", doc("ConfigMap", "hindsight-config"),
+                        d -> ((ObjectNode) d.path("data")).remove("QUARKUS_SHUTDOWN_DELAY"),
+                        "hindsight-config sets no QUARKUS_SHUTDOWN_DELAY"),
                 broken("a service account token mounted", doc("Deployment", "query-service"),
                         d -> ((ObjectNode) d.path("spec").path("template").path("spec"))
                                 .remove("automountServiceAccountToken"),
@@ -156,7 +163,11 @@ class BrokenManifestsTest {
 
     record Target(String kind, String name) {
         boolean matches(JsonNode doc) {
-            return doc.path("kind").asText().equals(kind) && doc.path("metadata").path("name").asText().equals(name);
+            String named = doc.path("metadata").path("name").asText();
+            // A generated ConfigMap's name ends in its content's hash.
+            boolean generated = kind.equals("ConfigMap") && named.matches(java.util.regex.Pattern.quote(name)
+                    + "-[a-z0-9]{10}");
+            return doc.path("kind").asText().equals(kind) && (named.equals(name) || generated);
         }
     }
 

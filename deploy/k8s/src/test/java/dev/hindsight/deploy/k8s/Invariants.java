@@ -29,11 +29,13 @@ import io.strimzi.api.kafka.model.user.acl.AclRuleGroupResource;
 import io.strimzi.api.kafka.model.user.acl.AclRuleTopicResource;
 import io.strimzi.api.kafka.model.user.acl.AclRuleTransactionalIdResource;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -108,7 +110,22 @@ final class Invariants {
     // --- workloads: probes, resources, images ------------------------------------------------------------------
 
     private void workloads() {
+        long delay = configMapValue("hindsight-config", "QUARKUS_SHUTDOWN_DELAY")
+                .map(v -> Duration.parse("PT" + v.toUpperCase(Locale.ROOT)).toSeconds()).orElse(-1L);
+        if (delay <= 0) {
+            fail("hindsight-config sets no QUARKUS_SHUTDOWN_DELAY: a stopping pod would refuse requests still routed to it");
+        }
+        Map<String, ServiceConfig> services = services();
         for (Deployment d : all(Deployment.class)) {
+            ServiceConfig config = services.get(name(d));
+            Long grace = d.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
+            // The shutdown delay, then the requests in flight (quarkus.shutdown.timeout), then closing the clients.
+            long needed = config == null ? 0 : delay + config.get("quarkus.shutdown.timeout")
+                    .map(v -> Duration.parse("PT" + v.toUpperCase(Locale.ROOT)).toSeconds()).orElse(0L) + 5;
+            if (grace == null ? needed > 30 : grace < needed) {
+                fail("Deployment " + name(d) + " gives a stopping pod " + (grace == null ? 30 : grace) + " s; it needs "
+                        + needed + " (shutdown delay, requests in flight, closing its clients)");
+            }
             if (!Boolean.FALSE.equals(d.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken())) {
                 fail("Deployment " + name(d) + " mounts a service account token it never uses "
                         + "(automountServiceAccountToken: false)");
