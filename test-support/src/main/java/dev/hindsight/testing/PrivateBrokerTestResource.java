@@ -1,29 +1,29 @@
 package dev.hindsight.testing;
 
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.HashMap;
 import java.util.Map;
 import kafka.server.BrokerServer;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 
 /**
- * Like {@link HindsightTestResource} without a database, but on a broker of the test's own that it may stop and
- * restart ({@link #stopBroker()}, {@link #startBroker()}) to show what producers see while Kafka is away.
+ * Like {@link HindsightTestResource} (without a database unless {@code database=true} is passed as an init argument),
+ * but on a broker of the test's own that it may stop and restart ({@link #stopBroker()}, {@link #startBroker()}) to
+ * show what a service does while Kafka is away.
  */
-public class PrivateBrokerTestResource implements QuarkusTestResourceLifecycleManager {
+public class PrivateBrokerTestResource extends HindsightTestResource {
 
     private static KafkaClusterTestKit cluster;
 
     @Override
+    public void init(Map<String, String> initArgs) {
+        super.init(Map.of("database", initArgs.getOrDefault("database", "false")));
+    }
+
+    @Override
     public Map<String, String> start() {
+        Map<String, String> config = new HashMap<>(super.start());
         cluster = TestKafka.startPrivate();
-        Map<String, String> config = new HashMap<>();
         config.put("kafka.bootstrap.servers", cluster.bootstrapServers());
-        config.put("mp.messaging.connector.smallrye-kafka.apicurio.registry.url", TestRegistry.url());
-        config.putAll(TestTenants.config());
-        config.put("quarkus.log.category.\"kafka\".level", "WARN");
-        config.put("quarkus.log.category.\"org.apache.kafka\".level", "WARN");
-        config.put("quarkus.log.category.\"state.change.logger\".level", "WARN");
         return config;
     }
 
@@ -44,6 +44,7 @@ public class PrivateBrokerTestResource implements QuarkusTestResourceLifecycleMa
 
     @Override
     public void stop() {
+        super.stop();
         if (cluster != null) {
             try {
                 cluster.close();

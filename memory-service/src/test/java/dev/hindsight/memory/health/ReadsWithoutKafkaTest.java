@@ -1,0 +1,66 @@
+package dev.hindsight.memory.health;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import dev.hindsight.testing.PrivateBrokerTestResource;
+import dev.hindsight.testing.TestTenants;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Kafka outage degrades memory-service without taking it out of service: with the broker stopped, readiness stays UP
+ * and says Kafka is unreachable, and reads (a search, a memory by id) are answered from PostgreSQL; once the broker is back, readiness says so.
+ */
+@QuarkusTest
+@TestProfile(ReadsWithoutKafkaTest.Outage.class)
+class ReadsWithoutKafkaTest {
+
+    /** A broker of this test's own, which it stops. */
+    public static class Outage implements QuarkusTestProfile {
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(PrivateBrokerTestResource.class, Map.of("database", "true")));
+        }
+    }
+
+    @Test
+    void readsAndReadinessOutliveTheBroker() {
+        await("Kafka reachable").atMost(Duration.ofSeconds(30)).untilAsserted(() -> ready("reachable"));
+        String id = given().header("Authorization", TestTenants.TENANT_A.bearer()).contentType("application/json")
+                .body(Map.of("title", "Read CSV files with newline=''", "content", "Open the file with newline='' "
+                        + "or embedded newlines split rows", "outcome", "success"))
+                .when().post("/v1/projects/outage/memories")
+                .then().statusCode(201).extract().path("id");
+
+        PrivateBrokerTestResource.stopBroker();
+        try {
+            await("Kafka reported unreachable").atMost(Duration.ofSeconds(30)).untilAsserted(() -> ready("unreachable"));
+            given().header("Authorization", TestTenants.TENANT_A.bearer())
+                    .when().get("/v1/memories/" + id)
+                    .then().statusCode(200).body("title", equalTo("Read CSV files with newline=''"));
+            given().header("Authorization", TestTenants.TENANT_A.bearer()).contentType("application/json")
+                    .body("{\"query\": \"lines disappear when reading a file\"}")
+                    .when().post("/v1/projects/outage/memories/search")
+                    .then().statusCode(200).body("memories.id", hasItem(id));
+        } finally {
+            PrivateBrokerTestResource.startBroker();
+        }
+        await("Kafka reachable again").atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready("reachable"));
+    }
+
+    private static void ready(String kafka) {
+        given().when().get("/q/health/ready")
+                .then().statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.find { it.name == 'kafka' }.data.kafka", equalTo(kafka))
+                .body("checks.name", hasItem("kafka"));
+    }
+}
