@@ -91,6 +91,8 @@ public class MemoryResource {
             + "distillation) with confidence 0.8.")
     @APIResponse(responseCode = "201", description = "Recorded; Location names the memory",
             content = @Content(schema = @Schema(implementation = MemoryJson.class)))
+    @APIResponse(responseCode = "503",
+            description = "Kafka did not acknowledge; nothing changed; retry after Retry-After seconds")
     public Uni<Response> record(@PathParam("project") @Pattern(regexp = Requests.ID) String project,
             @Valid @NotNull Requests.RecordMemory body) {
         NewMemory memory = new NewMemory(body.title().strip(), blankToNull(body.description()), body.content(),
@@ -145,6 +147,8 @@ public class MemoryResource {
     @Operation(operationId = "deleteProjectMemories",
             summary = "Delete every memory of a project", description = "Only the caller's tenant's project.")
     @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "503",
+            description = "Kafka did not acknowledge; nothing changed; retry after Retry-After seconds")
     public Uni<Response> deleteProject(@PathParam("project") @Pattern(regexp = Requests.ID) String project) {
         return bank.deleteProject(caller(), project).map(done -> Response.noContent().build());
     }
@@ -162,6 +166,8 @@ public class MemoryResource {
     @RolesAllowed(Scopes.INGEST)
     @Operation(operationId = "deleteMemory", summary = "Delete a memory")
     @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "503",
+            description = "Kafka did not acknowledge; nothing changed; retry after Retry-After seconds")
     public Uni<Response> delete(@PathParam("id") String id) {
         return bank.delete(caller(), memoryId(id)).map(done -> Response.noContent().build());
     }
@@ -172,6 +178,10 @@ public class MemoryResource {
     @Operation(operationId = "giveFeedback",
             summary = "Rate a memory helpful or unhelpful", description = "As the MCP tool memory_feedback: an "
             + "explicit signal; the project's signal weights learn from it; confidence is recomputed.")
+    @APIResponse(responseCode = "200", description = "Recorded; the memory's confidence as it is now",
+            content = @Content(schema = @Schema(implementation = FeedbackResult.class)))
+    @APIResponse(responseCode = "503",
+            description = "Kafka did not acknowledge; nothing changed; retry after Retry-After seconds")
     public Uni<FeedbackResult> feedback(@PathParam("id") String id, @Valid @NotNull Requests.Feedback body) {
         return bank.feedback(caller(), memoryId(id), body.helpful(), body.sessionId())
                 .map(row -> new FeedbackResult(row.id().toString(), MemoryJson.round(row.confidence()), body.helpful()));
@@ -183,6 +193,10 @@ public class MemoryResource {
     @Operation(operationId = "reportOutcome",
             summary = "Report a task's outcome after using a memory", description = "As the MCP tool memory_outcome: "
             + "the task's success or failure counts as an outcome signal; confidence is recomputed.")
+    @APIResponse(responseCode = "200", description = "Recorded (or why not); the memory's confidence as it is now",
+            content = @Content(schema = @Schema(implementation = OutcomeResult.class)))
+    @APIResponse(responseCode = "503",
+            description = "Kafka did not acknowledge; nothing changed; retry after Retry-After seconds")
     public Uni<OutcomeResult> outcome(@PathParam("id") String id, @Valid @NotNull Requests.Outcome body) {
         return bank.outcome(caller(), memoryId(id), body.succeeded(), body.sessionId())
                 .map(row -> new OutcomeResult(true, MemoryJson.round(row.confidence()),

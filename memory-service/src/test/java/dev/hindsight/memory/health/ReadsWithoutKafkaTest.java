@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.notNullValue;
 
 import dev.hindsight.testing.PrivateBrokerTestResource;
 import dev.hindsight.testing.TestTenants;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A Kafka outage degrades memory-service without taking it out of service: with the broker stopped, readiness stays UP
- * and says Kafka is unreachable, and reads (a search, a memory by id) are answered from PostgreSQL; once the broker is back, readiness says so.
+ * and says Kafka is unreachable, reads (a search, a memory by id) are answered from PostgreSQL and a write is refused
+ * with 503; once the broker is back, readiness says so.
  */
 @QuarkusTest
 @TestProfile(ReadsWithoutKafkaTest.Outage.class)
@@ -25,6 +27,11 @@ class ReadsWithoutKafkaTest {
 
     /** A broker of this test's own, which it stops. */
     public static class Outage implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("hindsight.memory-ack-timeout", "2s");
+        }
+
         @Override
         public List<TestResourceEntry> testResources() {
             return List.of(new TestResourceEntry(PrivateBrokerTestResource.class, Map.of("database", "true")));
@@ -50,6 +57,11 @@ class ReadsWithoutKafkaTest {
                     .body("{\"query\": \"lines disappear when reading a file\"}")
                     .when().post("/v1/projects/outage/memories/search")
                     .then().statusCode(200).body("memories.id", hasItem(id));
+            // A write publishes first: without the brokers it is refused, with when to try again.
+            given().header("Authorization", TestTenants.TENANT_A.bearer()).contentType("application/json")
+                    .body(Map.of("title", "t", "content", "c", "outcome", "success"))
+                    .when().post("/v1/projects/outage/memories")
+                    .then().statusCode(503).header("Retry-After", notNullValue());
         } finally {
             PrivateBrokerTestResource.startBroker();
         }
