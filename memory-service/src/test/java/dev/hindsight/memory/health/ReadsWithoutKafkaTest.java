@@ -1,18 +1,16 @@
 package dev.hindsight.memory.health;
 
 import static io.restassured.RestAssured.given;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.notNullValue;
 
+import dev.hindsight.testing.KafkaOutage;
 import dev.hindsight.testing.PrivateBrokerTestResource;
 import dev.hindsight.testing.TestTenants;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -25,22 +23,17 @@ import org.junit.jupiter.api.Test;
 @TestProfile(ReadsWithoutKafkaTest.Outage.class)
 class ReadsWithoutKafkaTest {
 
-    /** A broker of this test's own, which it stops. */
-    public static class Outage implements QuarkusTestProfile {
+    /** A broker of this test's own, which it stops; a write waits 2 s for Kafka before it is refused. */
+    public static class Outage extends KafkaOutage.Profile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("hindsight.memory-ack-timeout", "2s");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(PrivateBrokerTestResource.class, Map.of("database", "true")));
         }
     }
 
     @Test
     void readsAndReadinessOutliveTheBroker() {
-        await("Kafka reachable").atMost(Duration.ofSeconds(30)).untilAsserted(() -> ready("reachable"));
+        KafkaOutage.awaitReported("reachable", Duration.ofSeconds(30));
         String id = given().header("Authorization", TestTenants.TENANT_A.bearer()).contentType("application/json")
                 .body(Map.of("title", "Read CSV files with newline=''", "content", "Open the file with newline='' "
                         + "or embedded newlines split rows", "outcome", "success"))
@@ -49,7 +42,7 @@ class ReadsWithoutKafkaTest {
 
         PrivateBrokerTestResource.stopBroker();
         try {
-            await("Kafka reported unreachable").atMost(Duration.ofSeconds(30)).untilAsserted(() -> ready("unreachable"));
+            KafkaOutage.awaitReported("unreachable", Duration.ofSeconds(30));
             given().header("Authorization", TestTenants.TENANT_A.bearer())
                     .when().get("/v1/memories/" + id)
                     .then().statusCode(200).body("title", equalTo("Read CSV files with newline=''"));
@@ -65,14 +58,6 @@ class ReadsWithoutKafkaTest {
         } finally {
             PrivateBrokerTestResource.startBroker();
         }
-        await("Kafka reachable again").atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready("reachable"));
-    }
-
-    private static void ready(String kafka) {
-        given().when().get("/q/health/ready")
-                .then().statusCode(200)
-                .body("status", equalTo("UP"))
-                .body("checks.find { it.name == 'kafka' }.data.kafka", equalTo(kafka))
-                .body("checks.name", hasItem("kafka"));
+        KafkaOutage.awaitReported("reachable", Duration.ofSeconds(60));
     }
 }

@@ -15,8 +15,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * topic and dead-letter topic it reads ({@link Channel#incoming}), and the envelope type it decodes; a subclass adds
  * its {@code @Incoming} method (one line calling {@link #process}) and {@link #apply}, or extends
  * {@link LedgeredProjection} to apply each event once, and names the workers it wakes ({@link #wakeAfterCommit}).
- * Subclasses are {@code @Singleton}s: a client proxy would need a
- * no-argument constructor.
+ * Subclasses are {@code @Singleton}s: a client proxy would need a no-argument constructor.
  */
 public abstract class Projection<E> implements TransactionalBatches.Handler<E> {
 

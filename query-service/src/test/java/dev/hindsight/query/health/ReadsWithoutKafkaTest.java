@@ -1,18 +1,13 @@
 package dev.hindsight.query.health;
 
 import static io.restassured.RestAssured.given;
-import static org.awaitility.Awaitility.await;
-import static org.hamcrest.Matchers.equalTo;
-import static org.hamcrest.Matchers.hasItem;
 
+import dev.hindsight.testing.KafkaOutage;
 import dev.hindsight.testing.PrivateBrokerTestResource;
 import dev.hindsight.testing.TestTenants;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,24 +15,16 @@ import org.junit.jupiter.api.Test;
  * and says Kafka is unreachable, and reads are answered from PostgreSQL; once the broker is back, readiness says so.
  */
 @QuarkusTest
-@TestProfile(ReadsWithoutKafkaTest.Outage.class)
+@TestProfile(KafkaOutage.Profile.class)
 class ReadsWithoutKafkaTest {
-
-    /** A broker of this test's own, which it stops. */
-    public static class Outage implements QuarkusTestProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(PrivateBrokerTestResource.class, Map.of("database", "true")));
-        }
-    }
 
     @Test
     void readsAndReadinessOutliveTheBroker() {
-        await("Kafka reachable").atMost(Duration.ofSeconds(30)).untilAsserted(() -> ready("reachable"));
+        KafkaOutage.awaitReported("reachable", Duration.ofSeconds(30));
 
         PrivateBrokerTestResource.stopBroker();
         try {
-            await("Kafka reported unreachable").atMost(Duration.ofSeconds(30)).untilAsserted(() -> ready("unreachable"));
+            KafkaOutage.awaitReported("unreachable", Duration.ofSeconds(30));
             given().header("Authorization", TestTenants.TENANT_A.bearer())
                     .when().get("/v1/sessions?limit=5")
                     .then().statusCode(200);
@@ -47,14 +34,6 @@ class ReadsWithoutKafkaTest {
         } finally {
             PrivateBrokerTestResource.startBroker();
         }
-        await("Kafka reachable again").atMost(Duration.ofSeconds(60)).untilAsserted(() -> ready("reachable"));
-    }
-
-    private static void ready(String kafka) {
-        given().when().get("/q/health/ready")
-                .then().statusCode(200)
-                .body("status", equalTo("UP"))
-                .body("checks.find { it.name == 'kafka' }.data.kafka", equalTo(kafka))
-                .body("checks.name", hasItem("kafka"));
+        KafkaOutage.awaitReported("reachable", Duration.ofSeconds(60));
     }
 }
