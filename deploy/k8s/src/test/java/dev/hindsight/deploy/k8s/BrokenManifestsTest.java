@@ -90,6 +90,8 @@ class BrokenManifestsTest {
                 broken("a Secret nobody creates", doc("Deployment", "ingest-service"),
                         d -> container(d).withArray("envFrom").addObject().putObject("secretRef").put("name", "forgotten"),
                         "needs Secret forgotten"),
+                broken("no default deny", doc("NetworkPolicy", "default-deny-ingress"), null,
+                        "no NetworkPolicy denies ingress to every pod by default"),
                 broken("a NetworkPolicy removed", doc("NetworkPolicy", "memory-service"), null,
                         "Deployment memory-service has no NetworkPolicy"),
                 broken("a PodDisruptionBudget removed", doc("PodDisruptionBudget", "query-service"), null,

@@ -567,6 +567,16 @@ final class Invariants {
 
     private void networkPolicies() {
         List<NetworkPolicy> policies = all(NetworkPolicy.class);
+        boolean defaultDeny = policies.stream().anyMatch(p -> {
+            var selector = p.getSpec().getPodSelector();
+            boolean everyPod = (selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty())
+                    && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty());
+            return everyPod && p.getSpec().getPolicyTypes().contains("Ingress")
+                    && (p.getSpec().getIngress() == null || p.getSpec().getIngress().isEmpty());
+        });
+        if (!defaultDeny) {
+            fail("no NetworkPolicy denies ingress to every pod by default: a pod no policy selects is open to all");
+        }
         for (Deployment d : all(Deployment.class)) {
             Map<String, String> labels = d.getSpec().getTemplate().getMetadata().getLabels();
             boolean covered = policies.stream().anyMatch(p -> {
