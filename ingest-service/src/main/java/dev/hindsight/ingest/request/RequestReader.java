@@ -21,7 +21,6 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -108,21 +107,18 @@ public class RequestReader {
             errors.add(new FieldError(prefix.isEmpty() ? "$" : prefix, "must be an object"));
             return null;
         }
-        RecordComponent[] components = type.getRecordComponents();
-        Object[] values = new Object[components.length];
-        Class<?>[] types = new Class<?>[components.length];
+        RecordShape shape = SHAPES.get(type);
+        Object[] values = new Object[shape.types().length];
         int before = errors.size();
-        for (int i = 0; i < components.length; i++) {
-            types[i] = components[i].getType();
-            String name = SNAKE_CASE.translate(components[i].getName());
-            JsonNode value = node == null ? null : node.get(name);
+        for (int i = 0; i < values.length; i++) {
+            JsonNode value = node == null ? null : node.get(shape.names().get(i));
             if (value == null || value.isNull()) {
                 continue;
             }
             try {
-                values[i] = json.treeToValue(value, types[i]);
+                values[i] = json.treeToValue(value, shape.types()[i]);
             } catch (JsonProcessingException e) {
-                errors.add(new FieldError(join(prefix, name), BindingErrors.of(e).message()));
+                errors.add(new FieldError(join(prefix, shape.names().get(i)), BindingErrors.of(e).message()));
             }
         }
         if (errors.size() > before) {
@@ -130,9 +126,7 @@ public class RequestReader {
         }
         T value;
         try {
-            Constructor<T> canonical = type.getDeclaredConstructor(types);
-            canonical.setAccessible(true);
-            value = canonical.newInstance(values);
+            value = type.cast(shape.canonical().newInstance(values));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("Cannot construct " + type.getName(), e);
         }
@@ -141,12 +135,36 @@ public class RequestReader {
 
     /** The JSON names of the record {@code type}'s fields, as the wire spells them. */
     public static Set<String> fieldNames(Class<? extends Record> type) {
-        Set<String> names = new HashSet<>();
-        for (RecordComponent component : type.getRecordComponents()) {
-            names.add(SNAKE_CASE.translate(component.getName()));
-        }
-        return names;
+        return SHAPES.get(type).nameSet();
     }
+
+    /** A record's fields as the wire names them, their types and its canonical constructor: looked up once a type. */
+    private record RecordShape(List<String> names, Set<String> nameSet, Class<?>[] types, Constructor<?> canonical) {
+
+        static RecordShape of(Class<?> type) {
+            RecordComponent[] components = type.getRecordComponents();
+            List<String> names = new ArrayList<>();
+            Class<?>[] types = new Class<?>[components.length];
+            for (int i = 0; i < components.length; i++) {
+                names.add(SNAKE_CASE.translate(components[i].getName()));
+                types[i] = components[i].getType();
+            }
+            try {
+                Constructor<?> canonical = type.getDeclaredConstructor(types);
+                canonical.setAccessible(true);
+                return new RecordShape(List.copyOf(names), Set.copyOf(names), types, canonical);
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException(type.getName() + " has no canonical constructor", e);
+            }
+        }
+    }
+
+    private static final ClassValue<RecordShape> SHAPES = new ClassValue<>() {
+        @Override
+        protected RecordShape computeValue(Class<?> type) {
+            return RecordShape.of(type);
+        }
+    };
 
     /** What a binding failure says (as every endpoint says it, {@link BindingErrors}), under {@code prefix}. */
     private static FieldError bindingError(JsonProcessingException e, String prefix) {

@@ -111,7 +111,7 @@ final class Invariants {
 
     private void workloads() {
         long delay = configMapValue("hindsight-config", "QUARKUS_SHUTDOWN_DELAY")
-                .map(v -> Duration.parse("PT" + v.toUpperCase(Locale.ROOT)).toSeconds()).orElse(-1L);
+                .map(Invariants::seconds).orElse(-1L);
         if (delay <= 0) {
             fail("hindsight-config sets no QUARKUS_SHUTDOWN_DELAY: a stopping pod would refuse requests still routed to it");
         }
@@ -121,7 +121,7 @@ final class Invariants {
             Long grace = d.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds();
             // The shutdown delay, then the requests in flight (quarkus.shutdown.timeout), then closing the clients.
             long needed = config == null ? 0 : delay + config.get("quarkus.shutdown.timeout")
-                    .map(v -> Duration.parse("PT" + v.toUpperCase(Locale.ROOT)).toSeconds()).orElse(0L) + 5;
+                    .map(Invariants::seconds).orElse(0L) + 5;
             if (grace == null ? needed > 30 : grace < needed) {
                 fail("Deployment " + name(d) + " gives a stopping pod " + (grace == null ? 30 : grace) + " s; it needs "
                         + needed + " (shutdown delay, requests in flight, closing its clients)");
@@ -529,6 +529,11 @@ final class Invariants {
             groups.stream().filter(g -> !triggered.contains(g))
                     .forEach(g -> fail("ScaledObject " + so.name() + " ignores the lag of group " + g + " that " + svc + " consumes in"));
         }
+    }
+
+    /** A Quarkus duration ({@code 5s}, {@code 1m}) in seconds. */
+    private static long seconds(String duration) {
+        return Duration.parse("PT" + duration.toUpperCase(Locale.ROOT)).toSeconds();
     }
 
     /** {@code host:port} as a name any namespace resolves: {@code host.namespace.svc:port}. */
