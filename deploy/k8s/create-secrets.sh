@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Prints, as Kubernetes YAML on standard output, the Secrets Hindsight needs that no operator creates: each database
 # role's password (CloudNativePG sets it from the Secret, the service reads it), the API key hashes every service
-# accepts, the key every query-service replica signs console sign-ins with, and the user name KEDA connects to Kafka
-# with. Passwords and the API key are random; the API key itself is
+# accepts, the key every query-service replica signs console sign-ins with, the user name KEDA connects to Kafka
+# with, and (prod) the object store's credentials for backups, taken from HINDSIGHT_BACKUP_ACCESS_KEY_ID and
+# HINDSIGHT_BACKUP_SECRET_ACCESS_KEY. Passwords and the API key are random; the API key itself is
 # printed once on standard error and stored nowhere, only its SHA-256 is (as hindsight.auth.api-keys.<id>.sha256).
 #
 #   deploy/k8s/create-secrets.sh [--tenant demo] [--key-id admin] [--scopes ingest,read,admin] \
@@ -91,4 +92,23 @@ type: Opaque
 stringData:
   username: keda
 YAML
+if [ -n "${HINDSIGHT_BACKUP_ACCESS_KEY_ID:-}" ] && [ -n "${HINDSIGHT_BACKUP_SECRET_ACCESS_KEY:-}" ]; then
+  cat <<YAML
+---
+# The object store the backups go to (components/backups): CloudNativePG's Barman Cloud plugin and the registry export.
+apiVersion: v1
+kind: Secret
+metadata:
+  name: hindsight-backup-store
+  labels:
+    app.kubernetes.io/part-of: hindsight
+type: Opaque
+stringData:
+  ACCESS_KEY_ID: "$HINDSIGHT_BACKUP_ACCESS_KEY_ID"
+  ACCESS_SECRET_KEY: "$HINDSIGHT_BACKUP_SECRET_ACCESS_KEY"
+YAML
+else
+  echo "no backup store credentials (HINDSIGHT_BACKUP_ACCESS_KEY_ID, HINDSIGHT_BACKUP_SECRET_ACCESS_KEY): the prod" \
+    "overlay's backups need them; set both and run this again (kubectl create adds only the missing Secret)" >&2
+fi
 echo "API key for tenant '$tenant' (key id $key_id, scopes $scopes), shown only now: $api_key" >&2

@@ -115,15 +115,79 @@ class BrokenManifestsTest {
                         "lets clients in without authentication"),
                 broken("a role whose Secret names another user", doc("Cluster", "hindsight-pg"),
                         d -> ((ObjectNode) spec(d).path("managed").path("roles").get(0)).put("name", "evaluation"),
-                        "holds user hindsight_evaluation, not the role evaluation"));
+                        "holds user hindsight_evaluation, not the role evaluation"),
+                // images
+                broken("a service image by tag in prod", doc("Deployment", "query-service"),
+                        d -> container(d).put("image", "registry.example.com/hindsight/query-service:0.1.0-SNAPSHOT"),
+                        "by tag: prod pins every service image by digest"),
+                brokenIn("dev", "a -SNAPSHOT tag a node keeps once pulled", doc("Deployment", "memory-service"),
+                        d -> container(d).put("imagePullPolicy", "IfNotPresent"),
+                        "runs the mutable tag 0.1.0-SNAPSHOT with imagePullPolicy IfNotPresent"),
+                // scaling
+                broken("a misspelt Kafka scaler parameter", doc("ScaledObject", "query-service"),
+                        d -> {
+                            ObjectNode metadata = (ObjectNode) spec(d).path("triggers").get(0).path("metadata");
+                            metadata.set("lagTreshold", metadata.remove("lagThreshold"));
+                        },
+                        "gives its kafka trigger lagTreshold, which KEDA's Kafka scaler does not read"),
+                // Kafka across zones
+                broken("brokers that do not know their zone", doc("Kafka", "hindsight"),
+                        d -> ((ObjectNode) spec(d).path("kafka")).remove("rack"), "has no rack awareness"),
+                broken("brokers evicted by a drain", doc("Kafka", "hindsight"),
+                        d -> ((ObjectNode) spec(d).path("kafka").path("template")).remove("podDisruptionBudget"),
+                        "lets a drain evict brokers directly"),
+                broken("brokers free to share a zone", doc("KafkaNodePool", "brokers"),
+                        d -> ((ObjectNode) spec(d).path("template").path("pod")).remove("topologySpreadConstraints"),
+                        "KafkaNodePool brokers does not require its pods to spread over zones"),
+                broken("a broker with a tenth of a core", doc("KafkaNodePool", "brokers"),
+                        d -> ((ObjectNode) spec(d).path("resources").path("requests")).put("cpu", "100m"),
+                        "requests 0.1 CPU for a broker"),
+                // backups
+                broken("no WAL archive", doc("Cluster", "hindsight-pg"), d -> spec(d).remove("plugins"),
+                        "Cluster hindsight-pg archives no WAL"),
+                broken("WAL archived to a store that is not there", doc("Cluster", "hindsight-pg"),
+                        d -> ((ObjectNode) spec(d).path("plugins").get(0).path("parameters"))
+                                .put("barmanObjectName", "backups"),
+                        "archives WAL to ObjectStore backups, which is not here"),
+                broken("no scheduled base backup", doc("ScheduledBackup", "hindsight-pg-daily"), null,
+                        "Cluster hindsight-pg has no ScheduledBackup"),
+                broken("backups kept for ever", doc("ObjectStore", "hindsight-backups"),
+                        d -> spec(d).remove("retentionPolicy"), "ObjectStore hindsight-backups has no retentionPolicy"),
+                broken("object store credentials under another key", doc("ObjectStore", "hindsight-backups"),
+                        d -> ((ObjectNode) spec(d).path("configuration").path("s3Credentials").path("accessKeyId"))
+                                .put("key", "AWS_ACCESS_KEY_ID"),
+                        "ObjectStore hindsight-backups needs key AWS_ACCESS_KEY_ID of Secret hindsight-backup-store"),
+                broken("no registry export", doc("CronJob", "hindsight-registry-export"), null,
+                        "no CronJob exports the registry"),
+                broken("an export job that may run as root", doc("CronJob", "hindsight-registry-export"),
+                        d -> ((ObjectNode) jobPod(d).path("securityContext")).remove("runAsNonRoot"),
+                        "CronJob hindsight-registry-export may run as root"),
+                broken("an export job no NetworkPolicy selects", doc("NetworkPolicy", "hindsight-registry-export"), null,
+                        "CronJob hindsight-registry-export has no NetworkPolicy"),
+                // the registry
+                broken("a registry that does not check its database's certificate", doc("Deployment", "hindsight-registry"),
+                        d -> container(d).withArray("env").forEach(e -> {
+                            if (e.path("name").asText().equals("APICURIO_DATASOURCE_URL")) {
+                                ((ObjectNode) e).put("value", "jdbc:postgresql://hindsight-pg-rw:5432/apicurio?sslmode=require");
+                            }
+                        }),
+                        "needs sslmode=verify-full and sslrootcert on a mounted CA"),
+                broken("a registry that deletes artifacts", doc("Deployment", "hindsight-registry"),
+                        d -> removeEnv(container(d), "APICURIO_REST_DELETION_ARTIFACT_ENABLED"),
+                        "does not set APICURIO_REST_DELETION_ARTIFACT_ENABLED=false"),
+                broken("a registry open to another namespace", doc("NetworkPolicy", "hindsight-registry"),
+                        d -> spec(d).withArray("ingress").addObject().putArray("from").addObject()
+                                .putObject("namespaceSelector").putObject("matchLabels")
+                                .put("kubernetes.io/metadata.name", "monitoring"),
+                        "lets pods outside the namespace reach the registry's read-write API"));
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{1} ({0})")
     @MethodSource("breakages")
-    void isCaught(String what, Target target, Consumer<ObjectNode> change, String expected) {
+    void isCaught(String overlay, String what, Target target, Consumer<ObjectNode> change, String expected) {
         List<Manifest> docs = new ArrayList<>();
         boolean found = false;
-        for (Manifest doc : Rendered.manifests("prod")) {
+        for (Manifest doc : Rendered.manifests(overlay)) {
             if (target.matches(doc.raw())) {
                 found = true;
                 if (change == null) {
@@ -135,9 +199,9 @@ class BrokenManifestsTest {
             }
             docs.add(doc);
         }
-        assertThat(found).as("the prod overlay has %s", target).isTrue();
+        assertThat(found).as("the %s overlay has %s", overlay, target).isTrue();
 
-        List<String> violations = Rendered.violations("prod", docs);
+        List<String> violations = Rendered.violations(overlay, docs);
 
         assertThat(violations).as("violations found for %s", what).anyMatch(v -> v.contains(expected));
     }
@@ -152,6 +216,17 @@ class BrokenManifestsTest {
         assertThatThrownBy(() -> StrictParser.read(deployment))
                 .hasMessageContaining("Deployment/query-service")
                 .hasMessageContaining("spec.template.spec.containers[0].livenesProbe");
+    }
+
+    @Test
+    void aValueOfAnotherTypeIsRefused() {
+        JsonNode deployment = Rendered.manifests("prod").stream().map(Manifest::raw)
+                .filter(doc("Deployment", "hindsight-registry")::matches).findFirst().orElseThrow().deepCopy();
+        ((ObjectNode) deployment.path("spec")).put("replicas", "2");
+
+        assertThatThrownBy(() -> StrictParser.read(deployment))
+                .hasMessageContaining("Deployment/hindsight-registry: does not bind")
+                .hasMessageContaining("replicas");
     }
 
     @Test
@@ -178,7 +253,25 @@ class BrokenManifestsTest {
     }
 
     private static Arguments broken(String what, Target target, Consumer<ObjectNode> change, String expected) {
-        return Arguments.of(what, target, change, expected);
+        return brokenIn("prod", what, target, change, expected);
+    }
+
+    private static Arguments brokenIn(String overlay, String what, Target target, Consumer<ObjectNode> change,
+            String expected) {
+        return Arguments.of(overlay, what, target, change, expected);
+    }
+
+    private static ObjectNode jobPod(ObjectNode cronJob) {
+        return (ObjectNode) cronJob.path("spec").path("jobTemplate").path("spec").path("template").path("spec");
+    }
+
+    private static void removeEnv(ObjectNode container, String name) {
+        ArrayNode env = container.withArray("env");
+        for (int i = env.size() - 1; i >= 0; i--) {
+            if (env.get(i).path("name").asText().equals(name)) {
+                env.remove(i);
+            }
+        }
     }
 
     private static ObjectNode spec(ObjectNode doc) {

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
@@ -54,6 +55,18 @@ import java.util.stream.Stream;
 final class Invariants {
 
     private static final Pattern TIMER_MAX = Pattern.compile("\\b(\\w+_seconds_max)\\b");
+    private static final Pattern DIGEST = Pattern.compile("@sha256:[0-9a-f]{64}$");
+
+    private static final String ZONE = "topology.kubernetes.io/zone";
+    private static final String BARMAN_PLUGIN = "barman-cloud.cloudnative-pg.io";
+    private static final String REGISTRY_URL = "http://hindsight-registry:8080/apis/registry/v3";
+
+    /** The trigger metadata KEDA's Kafka scaler reads (keda.sh/docs, scalers/apache-kafka). */
+    static final Set<String> KAFKA_SCALER_PARAMETERS = new java.util.TreeSet<>(Set.of("bootstrapServers",
+            "bootstrapServersFromEnv", "consumerGroup", "consumerGroupFromEnv", "topic", "topicFromEnv",
+            "lagThreshold", "activationLagThreshold", "offsetResetPolicy", "allowIdleConsumers",
+            "scaleToZeroOnInvalidOffset", "excludePersistentLag", "limitToPartitionsWithLag",
+            "ensureEvenDistributionOfPartitions", "partitionLimitation", "version", "sasl", "tls", "unsafeSsl"));
 
     /** The largest event the services send: hindsight.kafka.max-message-bytes, as the platform defaults it. */
     static final long MAX_EVENT_BYTES = 5_242_880;
@@ -101,8 +114,11 @@ final class Invariants {
         databases();
         kafkaSecurity();
         monitoring();
+        registry();
         if (overlay.equals("prod")) {
             highAvailability();
+            kafkaAcrossZones();
+            backups();
         }
         return List.copyOf(violations);
     }
@@ -126,10 +142,6 @@ final class Invariants {
                 fail("Deployment " + name(d) + " gives a stopping pod " + (grace == null ? 30 : grace) + " s; it needs "
                         + needed + " (shutdown delay, requests in flight, closing its clients)");
             }
-            if (!Boolean.FALSE.equals(d.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken())) {
-                fail("Deployment " + name(d) + " mounts a service account token it never uses "
-                        + "(automountServiceAccountToken: false)");
-            }
             for (Container c : d.getSpec().getTemplate().getSpec().getContainers()) {
                 String where = "Deployment " + name(d) + ", container " + c.getName();
                 if (c.getLivenessProbe() == null) {
@@ -142,21 +154,84 @@ final class Invariants {
                     fail(where + " has no startupProbe");
                 }
                 var resources = c.getResources();
-                if (resources == null || resources.getLimits() == null || !resources.getLimits().containsKey("memory")) {
-                    fail(where + " has no memory limit");
-                }
                 if (resources == null || resources.getRequests() == null
                         || !resources.getRequests().containsKey("memory") || !resources.getRequests().containsKey("cpu")) {
                     fail(where + " has no cpu and memory requests");
                 }
-                String tag = tag(c.getImage());
-                if (tag == null || tag.equals("latest")) {
-                    fail(where + " runs image " + c.getImage() + ": an image needs a fixed tag, never latest");
-                } else if (Repo.SERVICES.contains(name(d)) && !tag.equals(Repo.version())) {
-                    fail(where + " runs image " + c.getImage() + ", not the project version " + Repo.version());
+                if (Repo.SERVICES.contains(name(d))) {
+                    serviceImage(where, c);
                 }
             }
         }
+        for (Pod p : pods()) {
+            if (!Boolean.FALSE.equals(p.spec().getAutomountServiceAccountToken())) {
+                fail(p.where() + " mounts a service account token it never uses (automountServiceAccountToken: false)");
+            }
+            var context = p.spec().getSecurityContext();
+            if (context == null || !Boolean.TRUE.equals(context.getRunAsNonRoot())) {
+                fail(p.where() + " may run as root (securityContext.runAsNonRoot: true)");
+            }
+            for (Container c : p.containers()) {
+                String where = p.where() + ", container " + c.getName();
+                String tag = tag(c.getImage());
+                if (tag == null || tag.equals("latest")) {
+                    fail(where + " runs image " + c.getImage() + ": an image needs a fixed tag, never latest");
+                }
+                var resources = c.getResources();
+                if (resources == null || resources.getLimits() == null || !resources.getLimits().containsKey("memory")) {
+                    fail(where + " has no memory limit");
+                }
+                var security = c.getSecurityContext();
+                if (security == null || !Boolean.FALSE.equals(security.getAllowPrivilegeEscalation())
+                        || !Boolean.TRUE.equals(security.getReadOnlyRootFilesystem())) {
+                    fail(where + " needs allowPrivilegeEscalation: false and readOnlyRootFilesystem: true");
+                }
+            }
+        }
+    }
+
+    /**
+     * A service's image is the project version's build. In prod it is pinned by digest: a digest names one image for
+     * ever, so a rebuild changes the pod template and rolls out. A tag may be pushed again: where one is used (dev,
+     * the -SNAPSHOT version), every pod start must pull it, or nodes keep running whatever they pulled first.
+     */
+    private void serviceImage(String where, Container c) {
+        String image = c.getImage();
+        boolean digest = DIGEST.matcher(image).find();
+        if (overlay.equals("prod") && !digest) {
+            fail(where + " runs image " + image + " by tag: prod pins every service image by digest (pin-images.sh)");
+        }
+        if (digest) {
+            return;
+        }
+        String tag = tag(image);
+        if (!Repo.version().equals(tag)) {
+            fail(where + " runs image " + image + ", not the project version " + Repo.version());
+        } else if (tag.endsWith("-SNAPSHOT") && !"Always".equals(c.getImagePullPolicy())) {
+            fail(where + " runs the mutable tag " + tag + " with imagePullPolicy " + c.getImagePullPolicy()
+                    + ": a node would keep the build it pulled first (Always, or pin a digest)");
+        }
+    }
+
+    /** A pod template with the resource that holds it: every Deployment's and every CronJob's. */
+    record Pod(String where, PodSpec spec, Map<String, String> labels) {
+        List<Container> containers() {
+            return Stream.concat(Optional.ofNullable(spec.getInitContainers()).orElse(List.of()).stream(),
+                    spec.getContainers().stream()).toList();
+        }
+    }
+
+    private List<Pod> pods() {
+        List<Pod> pods = new ArrayList<>();
+        for (Deployment d : all(Deployment.class)) {
+            pods.add(new Pod("Deployment " + name(d), d.getSpec().getTemplate().getSpec(),
+                    d.getSpec().getTemplate().getMetadata().getLabels()));
+        }
+        for (CronJob j : all(CronJob.class)) {
+            var template = j.getSpec().getJobTemplate().getSpec().getTemplate();
+            pods.add(new Pod("CronJob " + name(j), template.getSpec(), template.getMetadata().getLabels()));
+        }
+        return pods;
     }
 
     /** The tag of an image reference, "@digest" counting as one; null when it has neither. */
@@ -176,10 +251,10 @@ final class Invariants {
     private void references() {
         Map<String, Map<String, String>> configMaps = new HashMap<>();
         all(ConfigMap.class).forEach(cm -> configMaps.put(name(cm), cm.getData() == null ? Map.of() : cm.getData()));
-        for (Deployment d : all(Deployment.class)) {
-            PodSpec pod = d.getSpec().getTemplate().getSpec();
-            String where = "Deployment " + name(d);
-            for (Container c : pod.getContainers()) {
+        for (Pod p : pods()) {
+            PodSpec pod = p.spec();
+            String where = p.where();
+            for (Container c : p.containers()) {
                 for (EnvVar env : Optional.ofNullable(c.getEnv()).orElse(List.of())) {
                     var from = env.getValueFrom();
                     if (from != null && from.getSecretKeyRef() != null && !Boolean.TRUE.equals(from.getSecretKeyRef().getOptional())) {
@@ -206,6 +281,15 @@ final class Invariants {
                 }
                 if (v.getConfigMap() != null) {
                     need(configMaps, "ConfigMap", v.getConfigMap().getName(), null, where + " volume " + v.getName());
+                }
+            }
+        }
+        for (Manifest store : kind("ObjectStore")) {
+            JsonNode credentials = store.raw().path("spec").path("configuration").path("s3Credentials");
+            for (String field : List.of("accessKeyId", "secretAccessKey")) {
+                JsonNode ref = credentials.path(field);
+                if (!ref.isMissingNode()) {
+                    need(secrets, "Secret", ref.path("name").asText(), ref.path("key").asText(), "ObjectStore " + store.name());
                 }
             }
         }
@@ -488,6 +572,16 @@ final class Invariants {
             // KEDA's operator resolves names in its own namespace: the services' short name would not reach Kafka.
             String qualified = qualified(bootstrap, so.raw().path("metadata").path("namespace").asText("hindsight"));
             for (JsonNode trigger : so.raw().path("spec").path("triggers")) {
+                if (trigger.path("type").asText().equals("kafka")) {
+                    // Trigger metadata is a free map in KEDA's CRD: a misspelt parameter passes the schema and is
+                    // silently ignored by the scaler (lagTreshold leaves the default threshold of 10).
+                    trigger.path("metadata").fieldNames().forEachRemaining(k -> {
+                        if (!KAFKA_SCALER_PARAMETERS.contains(k)) {
+                            fail("ScaledObject " + so.name() + " gives its kafka trigger " + k
+                                    + ", which KEDA's Kafka scaler does not read (it reads " + KAFKA_SCALER_PARAMETERS + ")");
+                        }
+                    });
+                }
                 String servers = trigger.path("metadata").path("bootstrapServers").asText();
                 if (trigger.path("type").asText().equals("kafka") && !servers.equals(qualified)) {
                     fail("ScaledObject " + so.name() + " reads lag from " + servers + ", not " + qualified
@@ -582,15 +676,15 @@ final class Invariants {
         if (!defaultDeny) {
             fail("no NetworkPolicy denies ingress to every pod by default: a pod no policy selects is open to all");
         }
-        for (Deployment d : all(Deployment.class)) {
-            Map<String, String> labels = d.getSpec().getTemplate().getMetadata().getLabels();
+        for (Pod pod : pods()) {
+            Map<String, String> labels = pod.labels();
             boolean covered = policies.stream().anyMatch(p -> {
                 Map<String, String> selector = p.getSpec().getPodSelector().getMatchLabels();
                 return selector != null && !selector.isEmpty() && labels.entrySet().containsAll(selector.entrySet())
                         && p.getSpec().getPolicyTypes().containsAll(List.of("Ingress", "Egress"));
             });
             if (!covered) {
-                fail("Deployment " + name(d) + " has no NetworkPolicy selecting its pods for both Ingress and Egress");
+                fail(pod.where() + " has no NetworkPolicy selecting its pods for both Ingress and Egress");
             }
         }
     }
@@ -704,6 +798,132 @@ final class Invariants {
         }
         kind("Cluster").stream().filter(c -> c.raw().path("spec").path("instances").asInt(1) < 3)
                 .forEach(c -> fail("Cluster " + c.name() + " needs 3 instances in prod (a primary and two standbys)"));
+    }
+
+    /**
+     * Brokers know their zone, so a partition's replicas land in three zones; each pool keeps one pod per zone; a
+     * broker is not starved of CPU; and nodes are drained through Strimzi Drain Cleaner (no direct eviction).
+     */
+    private void kafkaAcrossZones() {
+        for (Kafka kafka : all(Kafka.class)) {
+            var spec = kafka.getSpec().getKafka();
+            if (spec.getRack() == null || !ZONE.equals(spec.getRack().getTopologyKey())) {
+                fail("Kafka " + name(kafka) + " has no rack awareness on " + ZONE
+                        + ": the three replicas of a partition could share one zone");
+            }
+            var budget = spec.getTemplate() == null ? null : spec.getTemplate().getPodDisruptionBudget();
+            if (budget == null || budget.getMaxUnavailable() != 0) {
+                fail("Kafka " + name(kafka) + " lets a drain evict brokers directly: set template.podDisruptionBudget"
+                        + ".maxUnavailable 0 and run Strimzi Drain Cleaner");
+            }
+        }
+        for (KafkaNodePool pool : all(KafkaNodePool.class)) {
+            var pod = pool.getSpec().getTemplate() == null ? null : pool.getSpec().getTemplate().getPod();
+            boolean spread = pod != null && pod.getTopologySpreadConstraints() != null && pod.getTopologySpreadConstraints()
+                    .stream().anyMatch(c -> ZONE.equals(c.getTopologyKey()) && "DoNotSchedule".equals(c.getWhenUnsatisfiable()));
+            if (!spread) {
+                fail("KafkaNodePool " + name(pool) + " does not require its pods to spread over zones (" + ZONE
+                        + ", DoNotSchedule)");
+            }
+            if (pool.getSpec().getRoles().contains(ProcessRoles.BROKER)) {
+                var requests = pool.getSpec().getResources() == null ? null : pool.getSpec().getResources().getRequests();
+                double cpu = requests == null || !requests.containsKey("cpu") ? 0
+                        : io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(requests.get("cpu")).doubleValue();
+                if (cpu < 1) {
+                    fail("KafkaNodePool " + name(pool) + " requests " + cpu + " CPU for a broker; prod reserves at least 1");
+                }
+            }
+        }
+    }
+
+    /**
+     * Everything that cannot be rebuilt from Kafka is backed up: each PostgreSQL cluster archives its WAL to an object
+     * store and takes scheduled base backups there, and the registry's ids are exported on a schedule.
+     */
+    private void backups() {
+        Set<String> stores = kind("ObjectStore").stream().map(Manifest::name).collect(Collectors.toSet());
+        for (Manifest store : kind("ObjectStore")) {
+            if (store.raw().path("spec").path("retentionPolicy").asText().isEmpty()) {
+                fail("ObjectStore " + store.name() + " has no retentionPolicy: base backups and WAL would pile up for ever");
+            }
+        }
+        for (Manifest cluster : kind("Cluster")) {
+            boolean archived = false;
+            for (JsonNode plugin : cluster.raw().path("spec").path("plugins")) {
+                if (plugin.path("name").asText().equals(BARMAN_PLUGIN) && plugin.path("isWALArchiver").asBoolean(false)) {
+                    String store = plugin.path("parameters").path("barmanObjectName").asText();
+                    archived = true;
+                    if (!stores.contains(store)) {
+                        fail("Cluster " + cluster.name() + " archives WAL to ObjectStore " + store + ", which is not here");
+                    }
+                }
+            }
+            if (!archived) {
+                fail("Cluster " + cluster.name() + " archives no WAL (plugin " + BARMAN_PLUGIN + " with isWALArchiver)"
+                        + ": a lost volume loses everything since the last backup");
+            }
+            boolean scheduled = kind("ScheduledBackup").stream().anyMatch(b -> {
+                JsonNode spec = b.raw().path("spec");
+                return spec.path("cluster").path("name").asText().equals(cluster.name())
+                        && spec.path("method").asText().equals("plugin")
+                        && spec.path("pluginConfiguration").path("name").asText().equals(BARMAN_PLUGIN)
+                        && !spec.path("suspend").asBoolean(false);
+            });
+            if (!scheduled) {
+                fail("Cluster " + cluster.name() + " has no ScheduledBackup through " + BARMAN_PLUGIN
+                        + ": WAL alone cannot be replayed without a base backup");
+            }
+        }
+        boolean exported = all(CronJob.class).stream().anyMatch(j -> !Boolean.TRUE.equals(j.getSpec().getSuspend())
+                && j.getSpec().getJobTemplate().getSpec().getTemplate().getSpec().getInitContainers() != null
+                && Stream.concat(j.getSpec().getJobTemplate().getSpec().getTemplate().getSpec().getInitContainers().stream(),
+                        j.getSpec().getJobTemplate().getSpec().getTemplate().getSpec().getContainers().stream())
+                .anyMatch(c -> c.getCommand() != null && c.getCommand().stream().anyMatch(a -> a.endsWith("registry-export.sh"))
+                        && c.getCommand().stream().anyMatch(a -> a.startsWith(REGISTRY_URL))));
+        if (!exported) {
+            fail("no CronJob exports the registry (registry-export.sh " + REGISTRY_URL + "): losing its database would "
+                    + "leave every record's schema id undecodable");
+        }
+    }
+
+    /**
+     * The registry holds what every record needs to be read: it checks its database's certificate and name, nothing
+     * can delete through its API, and only Hindsight's own pods reach it.
+     */
+    private void registry() {
+        for (Deployment d : all(Deployment.class)) {
+            if (!name(d).equals("hindsight-registry")) {
+                continue;
+            }
+            Map<String, String> env = environment(d);
+            String url = env.getOrDefault("APICURIO_DATASOURCE_URL", "");
+            String root = url.replaceFirst("^.*[?&]sslrootcert=([^&]+).*$", "$1");
+            boolean mounted = !root.equals(url) && d.getSpec().getTemplate().getSpec().getContainers().get(0)
+                    .getVolumeMounts().stream().anyMatch(m -> root.startsWith(m.getMountPath() + "/"));
+            if (!url.contains("sslmode=verify-full") || !mounted) {
+                fail("Deployment hindsight-registry connects to its database with " + url
+                        + ": needs sslmode=verify-full and sslrootcert on a mounted CA");
+            }
+            for (String deletion : List.of("GROUP", "ARTIFACT", "ARTIFACTVERSION")) {
+                if (!"false".equals(env.get("APICURIO_REST_DELETION_" + deletion + "_ENABLED"))) {
+                    fail("Deployment hindsight-registry does not set APICURIO_REST_DELETION_" + deletion
+                            + "_ENABLED=false: a schema records carry could be deleted");
+                }
+            }
+        }
+        for (NetworkPolicy p : all(NetworkPolicy.class)) {
+            Map<String, String> selector = p.getSpec().getPodSelector().getMatchLabels();
+            if (selector == null || !"hindsight-registry".equals(selector.get("app.kubernetes.io/name"))) {
+                continue;
+            }
+            for (var rule : Optional.ofNullable(p.getSpec().getIngress()).orElse(List.of())) {
+                boolean fromElsewhere = rule.getFrom() == null || rule.getFrom().isEmpty()
+                        || rule.getFrom().stream().anyMatch(peer -> peer.getNamespaceSelector() != null || peer.getIpBlock() != null);
+                if (fromElsewhere) {
+                    fail("NetworkPolicy " + name(p) + " lets pods outside the namespace reach the registry's read-write API");
+                }
+            }
+        }
     }
 
     // --- helpers --------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Where the repository and its manifests are, and the two commands the checks run: kustomize and create-secrets. */
@@ -48,13 +49,20 @@ final class Repo {
 
     /** What {@code create-secrets.sh} prints: the Secrets an operator creates before applying an overlay. */
     static String operatorSecrets() {
-        return run(List.of("bash", k8s().resolve("create-secrets.sh").toString(), "--tenant", "ci"));
+        return run(List.of("bash", k8s().resolve("create-secrets.sh").toString(), "--tenant", "ci"),
+                Map.of("HINDSIGHT_BACKUP_ACCESS_KEY_ID", "ci-access-key", "HINDSIGHT_BACKUP_SECRET_ACCESS_KEY", "ci-secret"));
     }
 
     private static String run(List<String> command) {
+        return run(command, Map.of());
+    }
+
+    private static String run(List<String> command, Map<String, String> environment) {
         try {
             Path err = Files.createTempFile("hindsight-k8s", ".err");
-            Process process = new ProcessBuilder(command).redirectError(err.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectError(err.toFile());
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             byte[] out = process.getInputStream().readAllBytes();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();

@@ -3,7 +3,9 @@ package dev.hindsight.deploy.k8s;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -11,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
@@ -29,15 +32,18 @@ import java.util.Set;
 
 /**
  * Reads a kustomize output into the Kubernetes object model, strictly: every document must be a kind Hindsight
- * deploys, and every field must be one the model knows. The fabric8 and Strimzi models keep unknown fields in
+ * deploys, every field must be one the model knows, and every value of the type the model gives it. The fabric8 and Strimzi models keep unknown fields in
  * {@code additionalProperties} instead of failing, so after binding each object graph is walked and any such field
  * (a typo, a wrong indentation, a field of another API version) is an error naming its path.
  */
 final class StrictParser {
 
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+    // Scalars keep their JSON type: the API server refuses replicas: "2", where Jackson would quietly read 2.
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+            .configure(MapperFeature.ALLOW_COERCION_OF_SCALARS, false)
+            .build();
 
     /** Kinds with a Java model: bound to it. */
     private static final Map<String, Class<?>> TYPED = Map.ofEntries(
@@ -46,6 +52,7 @@ final class StrictParser {
             Map.entry("v1/Secret", Secret.class),
             Map.entry("v1/Service", Service.class),
             Map.entry("apps/v1/Deployment", Deployment.class),
+            Map.entry("batch/v1/CronJob", CronJob.class),
             Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
             Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
             Map.entry("autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler.class),
@@ -54,10 +61,15 @@ final class StrictParser {
             Map.entry("kafka.strimzi.io/v1beta2/KafkaTopic", KafkaTopic.class),
             Map.entry("kafka.strimzi.io/v1beta2/KafkaUser", KafkaUser.class));
 
-    /** Custom resources without a Java model on Maven Central: kept as trees; Invariants checks what matters. */
-    private static final Set<String> GENERIC = Set.of(
+    /**
+     * Custom resources without a Java model on Maven Central: kept as trees, checked against their operators' published
+     * CRD schemas ({@link CrdSchemas}) and by Invariants.
+     */
+    static final Set<String> GENERIC = Set.of(
             "postgresql.cnpg.io/v1/Cluster",
             "postgresql.cnpg.io/v1/Database",
+            "postgresql.cnpg.io/v1/ScheduledBackup",
+            "barmancloud.cnpg.io/v1/ObjectStore",
             "keda.sh/v1alpha1/ScaledObject",
             "keda.sh/v1alpha1/TriggerAuthentication",
             "monitoring.coreos.com/v1/ServiceMonitor",

@@ -1,0 +1,100 @@
+package dev.hindsight.deploy.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every custom resource of both overlays passes its operator's published CRD schema as an API server with strict
+ * field validation would check it, and a resource broken the way a hurried edit breaks one does not.
+ */
+class CrdSchemaTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"dev", "prod"})
+    void everyCustomResourcePassesItsPublishedSchema(String overlay) {
+        List<JsonNode> resources = CrdSchemas.customResources(Rendered.manifests(overlay));
+
+        List<String> problems = CrdSchemas.problems(resources);
+
+        assertThat(resources).as("custom resources of %s", overlay).extracting(r -> r.path("kind").asText())
+                .contains("Cluster", "Database", "ScaledObject", "TriggerAuthentication");
+        assertThat(problems).as("deploy/k8s/overlays/%s against the published CRD schemas:%n  %s", overlay,
+                String.join(System.lineSeparator() + "  ", problems)).isEmpty();
+    }
+
+    static Stream<Arguments> mistakes() {
+        return Stream.of(
+                mistake("a misspelt ScaledObject field", "ScaledObject", "query-service",
+                        d -> spec(d).put("pollingIntervall", 15),
+                        "ScaledObject/query-service: spec.pollingIntervall: unknown field"),
+                mistake("a replica count written as text", "ScaledObject", "memory-service",
+                        d -> spec(d).put("minReplicaCount", "2"),
+                        "ScaledObject/memory-service: spec.minReplicaCount: must be integer"),
+                mistake("a trigger secret reference without its key", "TriggerAuthentication", "hindsight-kafka-keda",
+                        d -> ((ObjectNode) spec(d).path("secretTargetRef").get(0)).remove("key"),
+                        "TriggerAuthentication/hindsight-kafka-keda: spec.secretTargetRef[0]: must have required property key"),
+                mistake("a field at the wrong depth of the Cluster", "Cluster", "hindsight-pg",
+                        d -> ((ObjectNode) spec(d).path("storage")).put("storageclass", "fast"),
+                        "Cluster/hindsight-pg: spec.storage.storageclass: unknown field"),
+                mistake("a Cluster with no instance", "Cluster", "hindsight-pg",
+                        d -> spec(d).put("instances", 0), "Cluster/hindsight-pg: spec.instances: must be >= 1"),
+                mistake("a backup method CloudNativePG does not have", "ScheduledBackup", "hindsight-pg-daily",
+                        d -> spec(d).put("method", "barman"),
+                        "ScheduledBackup/hindsight-pg-daily: spec.method: must be equal to one of the allowed values"),
+                mistake("a WAL compression barman-cloud does not have", "ObjectStore", "hindsight-backups",
+                        d -> ((ObjectNode) spec(d).path("configuration").path("wal")).put("compression", "zstandard"),
+                        "ObjectStore/hindsight-backups: spec.configuration.wal.compression: must be equal to one of the allowed values"),
+                mistake("a retention policy in words", "ObjectStore", "hindsight-backups",
+                        d -> spec(d).put("retentionPolicy", "30 days"),
+                        "ObjectStore/hindsight-backups: spec.retentionPolicy: must match pattern"),
+                mistake("a misspelt ServiceMonitor endpoint field", "ServiceMonitor", "hindsight-services",
+                        d -> ((ObjectNode) spec(d).path("endpoints").get(0)).set("intervall",
+                                ((ObjectNode) spec(d).path("endpoints").get(0)).remove("interval")),
+                        "ServiceMonitor/hindsight-services: spec.endpoints[0].intervall: unknown field"),
+                mistake("an alert duration Prometheus cannot parse", "PrometheusRule", "hindsight",
+                        d -> ((ObjectNode) spec(d).path("groups").get(0).path("rules").get(1)).put("for", "ten minutes"),
+                        "PrometheusRule/hindsight: spec.groups[0].rules[1].for: must match pattern"),
+                mistake("a PodMonitor that selects no pods", "PodMonitor", "hindsight-kafka",
+                        d -> spec(d).remove("selector"),
+                        "PodMonitor/hindsight-kafka: spec: must have required property selector"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("mistakes")
+    void isCaught(String what, String kind, String name, Consumer<ObjectNode> change, String expected) {
+        List<JsonNode> resources = new ArrayList<>();
+        boolean found = false;
+        for (JsonNode doc : CrdSchemas.customResources(Rendered.manifests("prod"))) {
+            if (doc.path("kind").asText().equals(kind) && doc.path("metadata").path("name").asText().equals(name)) {
+                ObjectNode copy = doc.deepCopy();
+                change.accept(copy);
+                doc = copy;
+                found = true;
+            }
+            resources.add(doc);
+        }
+        assertThat(found).as("the prod overlay has %s %s", kind, name).isTrue();
+
+        List<String> problems = CrdSchemas.problems(resources);
+
+        assertThat(problems).as("problems found for %s", what).anyMatch(p -> p.startsWith(expected));
+    }
+
+    private static Arguments mistake(String what, String kind, String name, Consumer<ObjectNode> change, String expected) {
+        return Arguments.of(what, kind, name, change, expected);
+    }
+
+    private static ObjectNode spec(ObjectNode doc) {
+        return (ObjectNode) doc.path("spec");
+    }
+}
