@@ -15,7 +15,9 @@ import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -55,23 +57,52 @@ public final class TestRegistry {
     }
 
     private static void start() {
+        Instance shared = launch("test-registry-" + ProcessHandle.current().pid(), Map.of());
+        process = shared.process();
+        url = shared.url();
+        sourceSchemasRegistered = false;
+    }
+
+    /**
+     * A registry of the test's own, with extra system properties (e.g. SQL storage on a test database), stopped by
+     * {@link Instance#close()}.
+     */
+    public static Instance startPrivate(String name, Map<String, String> properties) {
+        return launch("test-registry-" + name + "-" + ProcessHandle.current().pid(), properties);
+    }
+
+    /** A running registry: its core API v3 URL and its process. */
+    public record Instance(String url, ChildProcess process) implements AutoCloseable {
+        @Override
+        public void close() {
+            process.close();
+        }
+    }
+
+    private static Instance launch(String name, Map<String, String> properties) {
         Path runner = unpackedRunner();
         int port = Ports.free();
         Path stateDir = distDir().resolve("test-state");
-        process = ChildProcess.start("test-registry-" + ProcessHandle.current().pid(), List.of(
+        List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dquarkus.http.port=" + port,
                 "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.log.level=WARN",
-                "-jar", runner.toString()), runner.getParent(), stateDir);
+                "-Dquarkus.log.level=WARN"));
+        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.addAll(List.of("-jar", runner.toString()));
+        ChildProcess child = ChildProcess.start(name, command, runner.getParent(), stateDir);
         String base = "http://127.0.0.1:" + port;
-        awaitReady(base + "/apis/registry/v3/system/info");
-        url = base + "/apis/registry/v3";
-        sourceSchemasRegistered = false;
+        try {
+            awaitReady(child, base + "/apis/registry/v3/system/info");
+        } catch (RuntimeException e) {
+            child.close();
+            throw e;
+        }
+        return new Instance(base + "/apis/registry/v3", child);
     }
 
-    private static void awaitReady(String infoUrl) {
+    private static void awaitReady(ChildProcess process, String infoUrl) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         Instant deadline = Instant.now().plus(READY_TIMEOUT);
         while (Instant.now().isBefore(deadline)) {
