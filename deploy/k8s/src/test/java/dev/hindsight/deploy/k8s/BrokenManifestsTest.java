@@ -179,7 +179,62 @@ class BrokenManifestsTest {
                         d -> spec(d).withArray("ingress").addObject().putArray("from").addObject()
                                 .putObject("namespaceSelector").putObject("matchLabels")
                                 .put("kubernetes.io/metadata.name", "monitoring"),
-                        "lets pods outside the namespace reach the registry's read-write API"));
+                        "lets pods outside the namespace reach the registry's read-write API"),
+                // probes
+                broken("a readiness probe on a path that does not exist", doc("Deployment", "query-service"),
+                        d -> ((ObjectNode) container(d).path("readinessProbe").path("httpGet")).put("path", "/q/health/readyy"),
+                        "readinessProbe asks /q/health/readyy, not the ready health check /q/health/ready"),
+                broken("a liveness probe on a port nobody listens on", doc("Deployment", "memory-service"),
+                        d -> ((ObjectNode) container(d).path("livenessProbe").path("httpGet")).put("port", 8080),
+                        "livenessProbe asks port 8080, on which the container does not listen"),
+                // Kafka over TLS
+                broken("a plain-text listener", doc("Kafka", "hindsight"),
+                        d -> ((ObjectNode) spec(d).path("kafka").path("listeners").get(0)).put("tls", false),
+                        "listener tls speaks plain text"),
+                broken("services that do not encrypt", doc("ConfigMap", "hindsight-config"),
+                        d -> ((ObjectNode) d.path("data")).put("KAFKA_SECURITY_PROTOCOL", "SASL_PLAINTEXT"),
+                        "with SASL_PLAINTEXT: they need SASL_SSL on the port of a TLS listener"),
+                // NetworkPolicy rules
+                broken("a policy opening a port its pods do not listen on", doc("NetworkPolicy", "query-service"),
+                        d -> ((ObjectNode) spec(d).path("ingress").get(0).path("ports").get(0)).put("port", 8080),
+                        "NetworkPolicy query-service lets traffic in on port 8080, on which its pods do not listen"),
+                broken("egress to the registry on the wrong port", doc("NetworkPolicy", "ingest-service"),
+                        d -> spec(d).path("egress").forEach(rule -> {
+                            if (rule.path("to").get(0).path("podSelector").path("matchLabels")
+                                    .path("app.kubernetes.io/name").asText().equals("hindsight-registry")) {
+                                ((ObjectNode) rule.path("ports").get(0)).put("port", 8081);
+                            }
+                        }),
+                        "on port 8081, on which those pods do not listen"),
+                broken("egress to pods that do not exist", doc("NetworkPolicy", "ingest-service"),
+                        d -> spec(d).path("egress").forEach(rule -> {
+                            ObjectNode labels = (ObjectNode) rule.path("to").get(0).path("podSelector").path("matchLabels");
+                            if (labels.path("app.kubernetes.io/name").asText().equals("query-service")) {
+                                labels.put("app.kubernetes.io/name", "query");
+                            }
+                        }),
+                        "which selects no pod of this overlay"),
+                // metric names
+                broken("a dashboard panel on a metric nothing exports", doc("ConfigMap", "hindsight-grafana-dashboard"),
+                        d -> replaceInData(d, "container_memory_working_set_bytes", "process_resident_memory_bytes"),
+                        "reads process_resident_memory_bytes, which nothing Hindsight deploys or relies on exports"),
+                broken("a dashboard panel on a misspelt Hindsight meter", doc("ConfigMap", "hindsight-grafana-dashboard"),
+                        d -> replaceInData(d, "hindsight_dead_letters_total", "hindsight_deadletters_total"),
+                        "reads hindsight_deadletters_total"),
+                broken("an alert on a misspelt exporter metric", doc("PrometheusRule", "hindsight"),
+                        d -> ((ObjectNode) spec(d).path("groups").get(0).path("rules").get(0)).put("expr",
+                                "sum by (topic) (increase(kafka_topic_partition_current_offsets[15m])) > 0"),
+                        "alert HindsightDeadLetters reads kafka_topic_partition_current_offsets"));
+    }
+
+    private static void replaceInData(ObjectNode configMap, String from, String to) {
+        ObjectNode data = (ObjectNode) configMap.path("data");
+        List<String> keys = new ArrayList<>();
+        data.fieldNames().forEachRemaining(keys::add);
+        for (String k : keys) {
+            assertThat(data.path(k).asText()).as("the dashboard has %s", from).contains(from);
+            data.put(k, data.path(k).asText().replace(from, to));
+        }
     }
 
     @ParameterizedTest(name = "{1} ({0})")

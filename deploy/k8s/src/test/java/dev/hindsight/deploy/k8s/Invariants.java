@@ -58,6 +58,31 @@ final class Invariants {
     private static final Pattern DIGEST = Pattern.compile("@sha256:[0-9a-f]{64}$");
 
     private static final String ZONE = "topology.kubernetes.io/zone";
+
+    /** A JMX exporter rule whose first group lists names: its pattern's "name=(A|B)" and its output name. */
+    private static final Pattern JMX_RULE = Pattern.compile("pattern: [^\\n]*?name=\\(([A-Za-z|]+)\\)[^\\n]*\\n\\s*name: (\\S+)");
+
+    /**
+     * Series that components other than Hindsight's code export, which the dashboard and alerts read, with who exports
+     * them. Not a prefix list: a misspelt or retired name (process_resident_memory_bytes under Micrometer) must fail.
+     */
+    static final Map<String, String> EXTERNAL_METRICS = Map.ofEntries(
+            Map.entry("up", "Prometheus, per scrape target"),
+            Map.entry("http_server_requests_seconds_count", "Quarkus Micrometer, HTTP server"),
+            Map.entry("http_server_requests_seconds_sum", "Quarkus Micrometer, HTTP server"),
+            Map.entry("http_server_requests_seconds_max", "Quarkus Micrometer, HTTP server"),
+            Map.entry("http_server_requests_seconds_bucket", "Quarkus Micrometer, HTTP server (histograms on)"),
+            Map.entry("jvm_memory_used_bytes", "Micrometer JVM memory binder"),
+            Map.entry("jvm_memory_max_bytes", "Micrometer JVM memory binder"),
+            Map.entry("kafka_consumergroup_lag", "Kafka Exporter"),
+            Map.entry("kafka_consumergroup_current_offset", "Kafka Exporter"),
+            Map.entry("kafka_topic_partition_current_offset", "Kafka Exporter"),
+            Map.entry("container_memory_working_set_bytes", "kubelet (cAdvisor)"),
+            Map.entry("container_cpu_usage_seconds_total", "kubelet (cAdvisor)"),
+            Map.entry("kube_cronjob_status_last_successful_time", "kube-state-metrics"),
+            Map.entry("kube_deployment_status_replicas_available", "kube-state-metrics"),
+            Map.entry("cnpg_pg_stat_archiver_seconds_since_last_archival", "CloudNativePG default queries (pg_stat_archiver)"),
+            Map.entry("cnpg_pg_replication_in_recovery", "CloudNativePG default queries (pg_replication)"));
     private static final String BARMAN_PLUGIN = "barman-cloud.cloudnative-pg.io";
     private static final String REGISTRY_URL = "http://hindsight-registry:8080/apis/registry/v3";
 
@@ -144,15 +169,9 @@ final class Invariants {
             }
             for (Container c : d.getSpec().getTemplate().getSpec().getContainers()) {
                 String where = "Deployment " + name(d) + ", container " + c.getName();
-                if (c.getLivenessProbe() == null) {
-                    fail(where + " has no livenessProbe");
-                }
-                if (c.getReadinessProbe() == null) {
-                    fail(where + " has no readinessProbe");
-                }
-                if (c.getStartupProbe() == null) {
-                    fail(where + " has no startupProbe");
-                }
+                probe(where, c, "liveness", c.getLivenessProbe(), "live");
+                probe(where, c, "readiness", c.getReadinessProbe(), "ready");
+                probe(where, c, "startup", c.getStartupProbe(), "started");
                 var resources = c.getResources();
                 if (resources == null || resources.getRequests() == null
                         || !resources.getRequests().containsKey("memory") || !resources.getRequests().containsKey("cpu")) {
@@ -188,6 +207,44 @@ final class Invariants {
                 }
             }
         }
+    }
+
+    /**
+     * A probe asks the health check of its kind (Quarkus' /q/health/live, /ready, /started for the services; the same
+     * three kinds for the registry) on a port the container listens on: a wrong path or port fails every probe, and
+     * the pod never becomes ready or is restarted for ever.
+     */
+    private void probe(String where, Container c, String kind, io.fabric8.kubernetes.api.model.Probe probe, String check) {
+        if (probe == null) {
+            fail(where + " has no " + kind + "Probe");
+            return;
+        }
+        var http = probe.getHttpGet();
+        if (http == null) {
+            fail(where + " " + kind + "Probe is not an HTTP health check");
+            return;
+        }
+        boolean service = Repo.SERVICES.stream().anyMatch(svc -> where.equals("Deployment " + svc + ", container " + svc));
+        String path = http.getPath() == null ? "" : http.getPath();
+        if (service ? !path.equals("/q/health/" + check) : !path.endsWith("/" + check)) {
+            fail(where + " " + kind + "Probe asks " + path + ", not the " + check + " health check"
+                    + (service ? " /q/health/" + check : ""));
+        }
+        if (!listensOn(c, http.getPort())) {
+            fail(where + " " + kind + "Probe asks port " + portText(http.getPort()) + ", on which the container does not listen");
+        }
+    }
+
+    private static boolean listensOn(Container c, io.fabric8.kubernetes.api.model.IntOrString port) {
+        if (port == null) {
+            return false;
+        }
+        return Optional.ofNullable(c.getPorts()).orElse(List.of()).stream().anyMatch(p -> port.getIntVal() != null
+                ? port.getIntVal().equals(p.getContainerPort()) : port.getStrVal().equals(p.getName()));
+    }
+
+    private static String portText(io.fabric8.kubernetes.api.model.IntOrString port) {
+        return port == null ? "(none)" : port.getIntVal() != null ? port.getIntVal().toString() : port.getStrVal();
     }
 
     /**
@@ -648,9 +705,17 @@ final class Invariants {
                 }
             }
         }
+        Set<String> exported = exportedMetrics();
+        dashboards(exported);
         for (Manifest rule : kind("PrometheusRule")) {
             for (JsonNode group : rule.raw().path("spec").path("groups")) {
                 for (JsonNode r : group.path("rules")) {
+                    for (String metric : Promql.metrics(r.path("expr").asText())) {
+                        if (!exported.contains(metric)) {
+                            fail("PrometheusRule " + rule.name() + " alert " + r.path("alert").asText() + " reads "
+                                    + metric + ", which nothing Hindsight deploys or relies on exports");
+                        }
+                    }
                     // A timer's _max covers a recent window only: it falls to zero when nothing is recorded.
                     Matcher max = TIMER_MAX.matcher(r.path("expr").asText());
                     if (max.find()) {
@@ -660,6 +725,74 @@ final class Invariants {
                 }
             }
         }
+    }
+
+    /** Every query of the Grafana dashboards (ConfigMaps labelled grafana_dashboard) reads exported metrics. */
+    private void dashboards(Set<String> exported) {
+        for (ConfigMap cm : all(ConfigMap.class)) {
+            if (cm.getMetadata().getLabels() == null || !cm.getMetadata().getLabels().containsKey("grafana_dashboard")) {
+                continue;
+            }
+            for (var file : Optional.ofNullable(cm.getData()).orElse(Map.of()).entrySet()) {
+                JsonNode dashboard;
+                try {
+                    dashboard = StrictParser.YAML.readTree(file.getValue());
+                } catch (java.io.IOException e) {
+                    fail("ConfigMap " + name(cm) + " " + file.getKey() + " is not JSON: " + e.getMessage());
+                    continue;
+                }
+                for (JsonNode expr : dashboard.findValues("expr")) {
+                    for (String metric : Promql.metrics(expr.asText())) {
+                        if (!exported.contains(metric)) {
+                            fail("dashboard " + file.getKey() + " reads " + metric
+                                    + ", which nothing Hindsight deploys or relies on exports");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The metric names that exist: the meters Hindsight's code registers (as Micrometer names them in Prometheus),
+     * what the brokers' JMX exporter rules produce, and the series of the components Hindsight relies on, by name.
+     */
+    private Set<String> exportedMetrics() {
+        Set<String> names = new java.util.TreeSet<>(EXTERNAL_METRICS.keySet());
+        Pattern meter = Pattern.compile("(?:Timer|Counter|Gauge|DistributionSummary)\\.builder\\(\"([a-z][a-z0-9._]+)\"|"
+                + "\\.(?:counter|timer|gauge|summary)\\(\"([a-z][a-z0-9._]+)\"");
+        for (String module : Stream.concat(Stream.of("platform"), Repo.SERVICES.stream()).toList()) {
+            Path sources = root.resolve(module).resolve("src/main/java");
+            try (Stream<Path> files = java.nio.file.Files.walk(sources)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    Matcher m = meter.matcher(java.nio.file.Files.readString(file));
+                    while (m.find()) {
+                        String base = (m.group(1) != null ? m.group(1) : m.group(2)).replace('.', '_');
+                        // Micrometer's Prometheus names: a counter's _total, a timer's _seconds series, a gauge as is.
+                        names.add(base);
+                        names.add(base + "_total");
+                        for (String series : List.of("", "_count", "_sum", "_max", "_bucket")) {
+                            names.add(base + "_seconds" + series);
+                            names.add(base + series);
+                        }
+                    }
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        // The brokers' JMX exporter rules (lowercaseOutputName): each alternative of a rule's first group.
+        for (ConfigMap cm : all(ConfigMap.class)) {
+            for (String config : Optional.ofNullable(cm.getData()).orElse(Map.of()).values()) {
+                Matcher rule = JMX_RULE.matcher(config);
+                while (rule.find()) {
+                    for (String alternative : rule.group(1).split("\\|")) {
+                        names.add(rule.group(2).replace("$1", alternative).toLowerCase(Locale.ROOT));
+                    }
+                }
+            }
+        }
+        return names;
     }
 
     // --- NetworkPolicies ------------------------------------------------------------------------------------------
@@ -687,6 +820,80 @@ final class Invariants {
                 fail(pod.where() + " has no NetworkPolicy selecting its pods for both Ingress and Egress");
             }
         }
+        policyPorts(policies);
+    }
+
+    /**
+     * The ports a policy opens are ports its pods listen on (ingress), or that the pods it lets them reach listen on
+     * (egress to a pod of the namespace): a rule on the wrong port lets nothing through, and the component it was
+     * meant for fails only once deployed.
+     */
+    private void policyPorts(List<NetworkPolicy> policies) {
+        Map<Map<String, String>, Set<String>> listening = new LinkedHashMap<>();
+        for (Deployment d : all(Deployment.class)) {
+            Set<String> ports = new LinkedHashSet<>();
+            d.getSpec().getTemplate().getSpec().getContainers().forEach(c -> Optional.ofNullable(c.getPorts())
+                    .orElse(List.of()).forEach(p -> {
+                        ports.add(String.valueOf(p.getContainerPort()));
+                        if (p.getName() != null) {
+                            ports.add(p.getName());
+                        }
+                    }));
+            listening.put(d.getSpec().getTemplate().getMetadata().getLabels(), ports);
+        }
+        for (Kafka kafka : all(Kafka.class)) {
+            Set<String> ports = new LinkedHashSet<>(Set.of("9090", "9091", "9404"));
+            kafka.getSpec().getKafka().getListeners().forEach(l -> ports.add(String.valueOf(l.getPort())));
+            listening.put(Map.of("strimzi.io/cluster", name(kafka), "strimzi.io/kind", "Kafka"), ports);
+        }
+        for (Manifest cluster : kind("Cluster")) {
+            listening.put(Map.of("cnpg.io/cluster", cluster.name()), Set.of("5432", "8000", "9187"));
+        }
+        for (NetworkPolicy policy : policies) {
+            Map<String, String> selected = policy.getSpec().getPodSelector().getMatchLabels();
+            Set<String> own = selected == null || selected.isEmpty() ? null : portsOf(listening, selected);
+            for (var rule : Optional.ofNullable(policy.getSpec().getIngress()).orElse(List.of())) {
+                for (var port : Optional.ofNullable(rule.getPorts()).orElse(List.of())) {
+                    if (own != null && port.getPort() != null && !own.contains(portText(port.getPort()))) {
+                        fail("NetworkPolicy " + name(policy) + " lets traffic in on port " + portText(port.getPort())
+                                + ", on which its pods do not listen (they listen on " + own + ")");
+                    }
+                }
+            }
+            for (var rule : Optional.ofNullable(policy.getSpec().getEgress()).orElse(List.of())) {
+                for (var peer : Optional.ofNullable(rule.getTo()).orElse(List.of())) {
+                    if (peer.getNamespaceSelector() != null || peer.getPodSelector() == null
+                            || peer.getPodSelector().getMatchLabels() == null) {
+                        continue;
+                    }
+                    Set<String> theirs = portsOf(listening, peer.getPodSelector().getMatchLabels());
+                    if (theirs == null) {
+                        fail("NetworkPolicy " + name(policy) + " lets its pods reach " + peer.getPodSelector().getMatchLabels()
+                                + ", which selects no pod of this overlay");
+                        continue;
+                    }
+                    for (var port : Optional.ofNullable(rule.getPorts()).orElse(List.of())) {
+                        if (port.getPort() != null && !theirs.contains(portText(port.getPort()))) {
+                            fail("NetworkPolicy " + name(policy) + " lets its pods reach " + peer.getPodSelector().getMatchLabels()
+                                    + " on port " + portText(port.getPort()) + ", on which those pods do not listen "
+                                    + "(they listen on " + theirs + ")");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** The ports of the pods whose labels include {@code selector}; null when it selects none. */
+    private static Set<String> portsOf(Map<Map<String, String>, Set<String>> listening, Map<String, String> selector) {
+        Set<String> ports = null;
+        for (var pod : listening.entrySet()) {
+            if (pod.getKey().entrySet().containsAll(selector.entrySet())) {
+                ports = ports == null ? new LinkedHashSet<>() : ports;
+                ports.addAll(pod.getValue());
+            }
+        }
+        return ports;
     }
 
     // --- databases ------------------------------------------------------------------------------------------------
@@ -742,7 +949,19 @@ final class Invariants {
                 if (l.getAuth() == null) {
                     fail("Kafka " + name(kafka) + " listener " + l.getName() + " lets clients in without authentication");
                 }
+                if (!l.isTls()) {
+                    fail("Kafka " + name(kafka) + " listener " + l.getName() + " speaks plain text: SCRAM passwords and "
+                            + "events would cross the network unencrypted");
+                }
             });
+            String protocol = configMapValue("hindsight-config", "KAFKA_SECURITY_PROTOCOL").orElse("PLAINTEXT");
+            String bootstrap = configMapValue("hindsight-config", "KAFKA_BOOTSTRAP_SERVERS").orElse("");
+            boolean toATlsListener = kafka.getSpec().getKafka().getListeners().stream().anyMatch(l -> l.isTls()
+                    && bootstrap.endsWith(":" + l.getPort()));
+            if (!protocol.equals("SASL_SSL") || !toATlsListener) {
+                fail("the services reach Kafka at " + bootstrap + " with " + protocol
+                        + ": they need SASL_SSL on the port of a TLS listener");
+            }
             if (!(kafka.getSpec().getKafka().getAuthorization() instanceof KafkaAuthorizationSimple)) {
                 fail("Kafka " + name(kafka) + " does not enforce ACLs (authorization type simple)");
             }
