@@ -88,8 +88,12 @@ public class MemoryResource {
     @RolesAllowed(Scopes.INGEST)
     @Operation(operationId = "recordMemory",
             summary = "Record a memory", description = "As the MCP tool memory_record: created at once (no "
-            + "distillation) with confidence 0.8.")
+            + "distillation) with confidence 0.8. Idempotent: recording an identical memory again (a retry) answers "
+            + "the one already recorded.")
     @APIResponse(responseCode = "201", description = "Recorded; Location names the memory",
+            content = @Content(schema = @Schema(implementation = MemoryJson.class)))
+    @APIResponse(responseCode = "200", description = "An identical memory (same title, description, content and "
+            + "outcome) is already recorded in the project: this is it, unchanged; Location names it",
             content = @Content(schema = @Schema(implementation = MemoryJson.class)))
     @APIResponse(responseCode = "503",
             description = "Kafka did not acknowledge; nothing changed; retry after Retry-After seconds")
@@ -98,8 +102,11 @@ public class MemoryResource {
         NewMemory memory = new NewMemory(body.title().strip(), blankToNull(body.description()), body.content(),
                 body.outcome(), body.tags() == null ? List.of() : body.tags().stream().map(String::strip).distinct().toList(),
                 body.sourceSessionIds() == null ? List.of() : body.sourceSessionIds());
-        return bank.record(caller(), project, memory).map(row -> Response
-                .created(URI.create("/v1/memories/" + row.id())).entity(MemoryJson.of(row, null)).build());
+        return bank.record(caller(), project, memory).map(recorded -> {
+            URI location = URI.create("/v1/memories/" + recorded.memory().id());
+            return (recorded.created() ? Response.created(location) : Response.ok().location(location))
+                    .entity(MemoryJson.of(recorded.memory(), null)).build();
+        });
     }
 
     @GET

@@ -56,9 +56,24 @@ public class MemoryBank {
         this.config = config;
     }
 
-    /** Created at once, bypassing distillation (design.md § Memories), at confidence 0.8. */
-    public Uni<MemoryRow> record(Caller caller, String project, NewMemory memory) {
-        UUID id = UUID.randomUUID();
+    /** A recorded memory, and whether this call created it (false: an identical record already existed). */
+    public record Recorded(MemoryRow memory, boolean created) {
+    }
+
+    /**
+     * Created at once, bypassing distillation (design.md § Memories), at confidence 0.8. Identical records are one
+     * memory: the id is derived from what the memory says ({@link NewMemory#identity}), so a retried call (a timeout
+     * after the event was written, a host that repeats a tool call) answers the memory the first call made, and two
+     * identical calls racing write one row (the projection inserts an id only once).
+     */
+    public Uni<Recorded> record(Caller caller, String project, NewMemory memory) {
+        UUID id = memory.identity(caller.tenant(), project);
+        return store.byId(caller.tenant(), id).flatMap(existing -> existing.isPresent()
+                ? Uni.createFrom().item(new Recorded(existing.get(), false))
+                : create(caller, project, memory, id).map(row -> new Recorded(row, true)));
+    }
+
+    private Uni<MemoryRow> create(Caller caller, String project, NewMemory memory, UUID id) {
         return Stages.timed("record", "embed",
                         () -> embeddings.embed(SearchRule.embeddingText(memory.title(), memory.description(), memory.content())))
                 .flatMap(vector -> {

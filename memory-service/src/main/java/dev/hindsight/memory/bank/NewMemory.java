@@ -1,8 +1,45 @@
 package dev.hindsight.memory.bank;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.List;
+import java.util.UUID;
 
 /** An explicitly recorded memory (memory_record / POST .../memories), already validated. */
 public record NewMemory(String title, String description, String content, String outcome, List<String> tags,
         List<String> sourceSessionIds) {
+
+    /**
+     * The memory's id, derived from what it says: the tenant, the project, its title, description, content and
+     * outcome (tags and source sessions are about the memory, not the memory itself). Equal texts give equal ids, so
+     * recording the same lesson again is the same memory; the tenant is part of it, so two tenants' identical texts
+     * stay two memories. A name-based UUID (version 5 layout) over SHA-256.
+     */
+    public UUID identity(String tenant, String project) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JVM", e);
+        }
+        for (String part : new String[] {"explicit-memory/1", tenant, project, title,
+                description == null ? "" : description, content, outcome}) {
+            byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+            // Length-prefixed, so that no two different field lists hash the same bytes.
+            sha.update(new byte[] {(byte) (bytes.length >>> 24), (byte) (bytes.length >>> 16),
+                (byte) (bytes.length >>> 8), (byte) bytes.length});
+            sha.update(bytes);
+        }
+        byte[] hash = sha.digest();
+        hash[6] = (byte) ((hash[6] & 0x0f) | 0x50);
+        hash[8] = (byte) ((hash[8] & 0x3f) | 0x80);
+        long high = 0;
+        long low = 0;
+        for (int i = 0; i < 8; i++) {
+            high = (high << 8) | (hash[i] & 0xff);
+            low = (low << 8) | (hash[i + 8] & 0xff);
+        }
+        return new UUID(high, low);
+    }
 }

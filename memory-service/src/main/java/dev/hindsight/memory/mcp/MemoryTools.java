@@ -113,8 +113,9 @@ public class MemoryTools {
     }
 
     @Tool(name = "memory_record", structuredContent = true,
-            annotations = @Annotations(title = "Record a memory", readOnlyHint = false, destructiveHint = false, idempotentHint = false, openWorldHint = false),
-            description = "Explicitly record a new memory (a learning): created immediately, confidence 0.8.")
+            annotations = @Annotations(title = "Record a memory", readOnlyHint = false, destructiveHint = false, idempotentHint = true, openWorldHint = false),
+            description = "Explicitly record a new memory (a learning): created immediately, confidence 0.8. Recording "
+                    + "an identical memory again returns the one already recorded.")
     public Uni<RecordResult> record(
             @ToolArg(name = "project_id", description = "The project the memory belongs to") String projectId,
             @ToolArg(name = "title", description = "A short title") String title,
@@ -135,6 +136,7 @@ public class MemoryTools {
                 "at most 32 tags of at most 64 characters");
         cleanTags.forEach(tag -> storable("tags", tag));
         return bank.record(caller, project, new NewMemory(title.strip(), null, content, outcome, cleanTags, List.of()))
+                .map(recorded -> recorded.memory())
                 .map(m -> new RecordResult(m.id().toString(), MemoryJson.SCRUBBER.scrub(m.title()), m.outcome(),
                         MemoryJson.round(m.confidence())))
                 .onFailure(ProblemException.class).transform(MemoryTools::toolError);

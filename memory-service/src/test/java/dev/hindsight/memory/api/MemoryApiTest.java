@@ -76,6 +76,35 @@ class MemoryApiTest {
     }
 
     @Test
+    void aRetriedRecordIsOneMemory() {
+        String project = Memories.project();
+        Map<String, Object> lesson = Map.of("title", "Add jitter to exponential backoff",
+                "content", "Randomise each retry delay so that clients do not retry in step.", "outcome", "success",
+                "tags", List.of("retries"));
+        String id = Memories.record(TENANT_A, project, "Add jitter to exponential backoff",
+                "Randomise each retry delay so that clients do not retry in step.", "success", List.of("retries"))
+                .getString("id");
+
+        // The same call again (a client retrying after a timeout): the memory already recorded, not a second one.
+        String again = given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON).body(lesson)
+                .post("/v1/projects/{p}/memories", project).then().statusCode(200)
+                .header("Location", org.hamcrest.Matchers.endsWith("/v1/memories/" + id))
+                .extract().jsonPath().getString("id");
+
+        assertThat(again).isEqualTo(id);
+        assertThat(given().header("Authorization", TENANT_A.bearer()).get("/v1/projects/{p}/memories", project)
+                .then().statusCode(200).extract().jsonPath().getList("memories")).hasSize(1);
+        // Another outcome is another memory, and so is the same text in another tenant's project of that name.
+        String failure = Memories.record(TENANT_A, project, "Add jitter to exponential backoff",
+                "Randomise each retry delay so that clients do not retry in step.", "failure", List.of("retries"))
+                .getString("id");
+        String otherTenant = Memories.record(TENANT_B, project, "Add jitter to exponential backoff",
+                "Randomise each retry delay so that clients do not retry in step.", "success", List.of("retries"))
+                .getString("id");
+        assertThat(List.of(failure, otherTenant)).doesNotContain(id).doesNotHaveDuplicates();
+    }
+
+    @Test
     void feedbackAndOutcomesMoveConfidenceAsTheModelPredicts() {
         String project = Memories.project();
         String id = Memories.record(TENANT_A, project, "Retry flaky integration tests once",

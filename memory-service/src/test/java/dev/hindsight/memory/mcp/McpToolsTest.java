@@ -50,6 +50,12 @@ class McpToolsTest {
         assertThat(recorded.fieldNames()).containsExactlyInAnyOrder("id", "title", "outcome", "confidence");
         assertThat(recorded.getDouble("confidence")).isEqualTo(0.8);
         String id = recorded.getString("id");
+        // A host that repeats the call (it timed out, or the model asked twice) gets the same memory back.
+        JsonObject repeated = structured(agent.callTool("memory_record", new JsonObject().put("project_id", project)
+                .put("title", "Read the stack trace bottom-up").put("outcome", "success")
+                .put("content", "The root cause of a Java exception is the last 'Caused by' in the trace.")
+                .put("tags", new JsonArray().add("language:java"))));
+        assertThat(repeated.getString("id")).isEqualTo(id);
 
         JsonObject found = structured(agent.callTool("memory_search", new JsonObject().put("project_id", project)
                 .put("query", "where is the real cause of an exception")));
