@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  *   source .hindsight/env
  *   java bench/RetrievalQuality.java load PROJECT [distractors=5000] [clients=2]
  *   java bench/RetrievalQuality.java measure PROJECT [misses]      # "misses" lists questions not answered first
+ *   java bench/RetrievalQuality.java export FILE [distractors=5000]  # the same corpus as JSON lines, for
+ *                                                                      # EmbedderRetrievalBenchmark (offline, exact)
  *
  * The distractors are generated (seeded, so every run loads the same texts): a situation, a component, what was done
  * and a language, combined; they talk about the same subjects as the lessons without being any lesson.
@@ -81,6 +83,10 @@ public class RetrievalQuality {
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         String project = args[1];
+        if (mode.equals("export")) {
+            export(Path.of(project), lessons(), args.length > 2 ? Integer.parseInt(args[2]) : 5000);
+            return;
+        }
         String base = System.getenv("HINDSIGHT_MEMORY_URL");
         String auth = "Bearer " + System.getenv("HINDSIGHT_API_KEY");
         List<Lesson> lessons = lessons();
@@ -120,6 +126,35 @@ public class RetrievalQuality {
             lessons.add(new Lesson(key, title, content, tags, questions));
         }
         return lessons;
+    }
+
+    /**
+     * The corpus as JSON lines: {"lesson": key, "title", "content"} per lesson, {"title", "content"} per distractor,
+     * and {"question", "answer": key} per question.
+     */
+    static void export(Path file, List<Lesson> lessons, int distractors) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (Lesson l : lessons) {
+            lines.add("{\"lesson\":" + quote(l.key()) + ",\"title\":" + quote(l.title()) + ",\"content\":"
+                    + quote(l.content()) + "}");
+        }
+        Pattern field = Pattern.compile("\"(title|content)\":(\"(?:[^\"\\\\]|\\\\.)*\")");
+        for (int i = 0; i < distractors; i++) {
+            Matcher m = field.matcher(distractor(i));
+            StringBuilder line = new StringBuilder("{");
+            while (m.find()) {
+                line.append(line.length() > 1 ? "," : "").append('"').append(m.group(1)).append("\":").append(m.group(2));
+            }
+            lines.add(line.append('}').toString());
+        }
+        for (Lesson l : lessons) {
+            for (String q : l.questions()) {
+                lines.add("{\"question\":" + quote(q) + ",\"answer\":" + quote(l.key()) + "}");
+            }
+        }
+        Files.write(file, lines);
+        System.out.printf("wrote %d lessons, %d distractors and %d questions to %s%n", lessons.size(), distractors,
+                lines.size() - lessons.size() - distractors, file);
     }
 
     static String distractor(int i) {

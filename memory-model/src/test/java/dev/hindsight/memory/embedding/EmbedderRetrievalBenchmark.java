@@ -1,0 +1,132 @@
+package dev.hindsight.memory.embedding;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hindsight.memory.search.SearchRule;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which embedder finds the right lesson (issue #26), offline: the retrieval benchmark's corpus
+ * ({@code java bench/RetrievalQuality.java export FILE}) embedded by each candidate, every question ranked against
+ * every memory by exact cosine similarity (no index, no confidence filter), and scored as the online benchmark scores.
+ * It separates what the embedder can do from what the index and the ranking do. A benchmark, run by hand (its name
+ * keeps it out of the build's tests):
+ *
+ * <pre>
+ * java bench/RetrievalQuality.java export /tmp/rq-corpus.jsonl 5000
+ * mvn -o -q -pl memory-model test -Dtest=EmbedderRetrievalBenchmark -Dhindsight.bench.corpus=/tmp/rq-corpus.jsonl
+ * </pre>
+ */
+class EmbedderRetrievalBenchmark {
+
+    /** bge v1.5's instruction for a short query searching longer passages (its model card). */
+    private static final String BGE_QUERY = "Represent this sentence for searching relevant passages: ";
+
+    record Doc(String key, String text) {
+    }
+
+    record Question(String text, String answer) {
+    }
+
+    @Test
+    void compareEmbedders() throws Exception {
+        Path corpus = Path.of(System.getProperty("hindsight.bench.corpus", "/tmp/rq-corpus.jsonl"));
+        ObjectMapper json = new ObjectMapper();
+        List<Doc> docs = new ArrayList<>();
+        List<Question> questions = new ArrayList<>();
+        for (String line : Files.readAllLines(corpus)) {
+            JsonNode n = json.readTree(line);
+            if (n.has("question")) {
+                questions.add(new Question(n.get("question").asText(), n.get("answer").asText()));
+            } else {
+                docs.add(new Doc(n.path("lesson").asText(null), SearchRule.embeddingText(n.get("title").asText(), null,
+                        n.get("content").asText())));
+            }
+        }
+        System.out.printf("%d memories (%d lessons), %d questions%n", docs.size(),
+                docs.stream().filter(d -> d.key() != null).count(), questions.size());
+
+        List<String> only = List.of(System.getProperty("hindsight.bench.embedders", "minilm,bge,e5").split(","));
+        if (only.contains("minilm")) {
+            MiniLmEmbedder minilm = new MiniLmEmbedder();
+            score("all-MiniLM-L6-v2 (q)", docs, questions, minilm::embed, minilm::embed);
+        }
+        if (only.contains("bge")) {
+            BgeSmallEnV15QuantizedEmbeddingModel bge = new BgeSmallEnV15QuantizedEmbeddingModel();
+            Function<String, float[]> bgeEmbed = t -> bge.embed(t).content().vector();
+            score("bge-small-en-v1.5 (q), no query instruction", docs, questions, bgeEmbed, bgeEmbed);
+            score("bge-small-en-v1.5 (q), query instruction", docs, questions, bgeEmbed,
+                    t -> bgeEmbed.apply(BGE_QUERY + t));
+        }
+        if (only.contains("e5")) {
+            // e5 was trained with "query: " and "passage: " prefixes, and expects them (its model card).
+            MiniLmEmbedder e5 = new MiniLmEmbedder("e5-small-v2-q",
+                    dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel.class,
+                    "/e5-small-v2-q.onnx", "/e5-small-v2-q-tokenizer.json");
+            score("e5-small-v2 (q), query:/passage: prefixes", docs, questions, t -> e5.embed("passage: " + t),
+                    t -> e5.embed("query: " + t));
+        }
+    }
+
+    private static void score(String name, List<Doc> docs, List<Question> questions, Function<String, float[]> passage,
+            Function<String, float[]> query) {
+        long t0 = System.nanoTime();
+        List<float[]> vectors = docs.stream().map(d -> normalise(passage.apply(d.text()))).toList();
+        double perDoc = (System.nanoTime() - t0) / 1e6 / docs.size();
+        int first = 0;
+        int top5 = 0;
+        double reciprocal = 0;
+        double ndcg = 0;
+        long q0 = System.nanoTime();
+        for (Question question : questions) {
+            float[] q = normalise(query.apply(question.text()));
+            int answer = -1;
+            for (int i = 0; i < docs.size(); i++) {
+                if (question.answer().equals(docs.get(i).key())) {
+                    answer = i;
+                }
+            }
+            double target = dot(q, vectors.get(answer));
+            int rank = 1;
+            for (int i = 0; i < docs.size(); i++) {
+                if (i != answer && dot(q, vectors.get(i)) > target) {
+                    rank++;
+                }
+            }
+            first += rank == 1 ? 1 : 0;
+            top5 += rank <= 5 ? 1 : 0;
+            if (rank <= 10) {
+                reciprocal += 1.0 / rank;
+                ndcg += 1.0 / (Math.log(rank + 1) / Math.log(2));
+            }
+        }
+        double perQuery = (System.nanoTime() - q0) / 1e6 / questions.size();
+        int n = questions.size();
+        System.out.printf("%-46s recall@1 %.3f  recall@5 %.3f  MRR@10 %.3f  nDCG@10 %.3f  (embed %.1f ms/memory, "
+                + "%.1f ms/question incl. exact scan)%n", name, first / (double) n, top5 / (double) n, reciprocal / n,
+                ndcg / n, perDoc, perQuery);
+    }
+
+    private static float[] normalise(float[] v) {
+        double norm = Math.sqrt(dot(v, v));
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = (float) (v[i] / norm);
+        }
+        return out;
+    }
+
+    private static double dot(float[] a, float[] b) {
+        double sum = 0;
+        for (int i = 0; i < a.length; i++) {
+            sum += a[i] * b[i];
+        }
+        return sum;
+    }
+}
