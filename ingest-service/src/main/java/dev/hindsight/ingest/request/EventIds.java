@@ -1,5 +1,6 @@
 package dev.hindsight.ingest.request;
 
+import dev.hindsight.platform.Hashing;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -93,16 +94,7 @@ public final class EventIds {
         }
 
         public UUID uuid() {
-            byte[] hash = md5.digest();
-            hash[6] = (byte) ((hash[6] & 0x0f) | 0x30);
-            hash[8] = (byte) ((hash[8] & 0x3f) | 0x80);
-            long most = 0;
-            long least = 0;
-            for (int i = 0; i < 8; i++) {
-                most = (most << 8) | (hash[i] & 0xff);
-                least = (least << 8) | (hash[i + 8] & 0xff);
-            }
-            return new UUID(most, least);
+            return Hashing.nameBasedUuid(md5.digest(), 3);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.hindsight.memory.bank;
 
+import dev.hindsight.platform.Hashing;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -31,15 +32,6 @@ public record NewMemory(String title, String description, String content, String
                 (byte) (bytes.length >>> 8), (byte) bytes.length});
             sha.update(bytes);
         }
-        byte[] hash = sha.digest();
-        hash[6] = (byte) ((hash[6] & 0x0f) | 0x50);
-        hash[8] = (byte) ((hash[8] & 0x3f) | 0x80);
-        long high = 0;
-        long low = 0;
-        for (int i = 0; i < 8; i++) {
-            high = (high << 8) | (hash[i] & 0xff);
-            low = (low << 8) | (hash[i + 8] & 0xff);
-        }
-        return new UUID(high, low);
+        return Hashing.nameBasedUuid(sha.digest(), 5);
     }
 }
