@@ -28,15 +28,22 @@ public final class ChildProcess implements AutoCloseable {
 
     /** Starts {@code command} in {@code workDir}; stdout and stderr go to {@code <stateDir>/<name>.log}. */
     public static ChildProcess start(String name, List<String> command, Path workDir, Path stateDir) {
+        return start(name, command, workDir, stateDir, java.util.Map.of());
+    }
+
+    /** {@link #start(String, List, Path, Path)} with {@code environment} added to the process's environment. */
+    public static ChildProcess start(String name, List<String> command, Path workDir, Path stateDir,
+            java.util.Map<String, String> environment) {
         try {
             Files.createDirectories(stateDir);
             Path log = stateDir.resolve(name + ".log");
             Path pidFile = stateDir.resolve(name + ".pid");
             reapStale(pidFile);
-            Process process = new ProcessBuilder(command).directory(workDir.toFile())
+            ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             Files.writeString(pidFile, Long.toString(process.pid()));
             ChildProcess child = new ChildProcess(name, process, log, pidFile);
             Runtime.getRuntime().addShutdownHook(new Thread(child::close, "stop-" + name));

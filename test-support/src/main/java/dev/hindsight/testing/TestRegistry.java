@@ -57,7 +57,7 @@ public final class TestRegistry {
     }
 
     private static void start() {
-        Instance shared = launch("test-registry-" + ProcessHandle.current().pid(), Map.of());
+        Instance shared = launch("test-registry-" + ProcessHandle.current().pid(), Map.of(), Map.of());
         process = shared.process();
         url = shared.url();
         sourceSchemasRegistered = false;
@@ -68,7 +68,12 @@ public final class TestRegistry {
      * {@link Instance#close()}.
      */
     public static Instance startPrivate(String name, Map<String, String> properties) {
-        return launch("test-registry-" + name + "-" + ProcessHandle.current().pid(), properties);
+        return startPrivate(name, properties, Map.of());
+    }
+
+    /** {@link #startPrivate(String, Map)} with environment variables too (as a Kubernetes Deployment sets them). */
+    public static Instance startPrivate(String name, Map<String, String> properties, Map<String, String> environment) {
+        return launch("test-registry-" + name + "-" + ProcessHandle.current().pid(), properties, environment);
     }
 
     /** A running registry: its core API v3 URL and its process. */
@@ -79,7 +84,7 @@ public final class TestRegistry {
         }
     }
 
-    private static Instance launch(String name, Map<String, String> properties) {
+    private static Instance launch(String name, Map<String, String> properties, Map<String, String> environment) {
         Path runner = unpackedRunner();
         int port = Ports.free();
         Path stateDir = distDir().resolve("test-state");
@@ -91,7 +96,7 @@ public final class TestRegistry {
                 "-Dquarkus.log.level=WARN"));
         properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.addAll(List.of("-jar", runner.toString()));
-        ChildProcess child = ChildProcess.start(name, command, runner.getParent(), stateDir);
+        ChildProcess child = ChildProcess.start(name, command, runner.getParent(), stateDir, environment);
         String base = "http://127.0.0.1:" + port;
         try {
             awaitReady(child, base + "/apis/registry/v3/system/info");

@@ -175,6 +175,9 @@ class BrokenManifestsTest {
                 broken("a registry that deletes artifacts", doc("Deployment", "hindsight-registry"),
                         d -> removeEnv(container(d), "APICURIO_REST_DELETION_ARTIFACT_ENABLED"),
                         "does not set APICURIO_REST_DELETION_ARTIFACT_ENABLED=false"),
+                broken("a registry whose settings any client can change", doc("Deployment", "hindsight-registry"),
+                        d -> removeEnv(container(d), "APICURIO_CONFIG_DYNAMIC_ALLOW_ALL"),
+                        "does not set APICURIO_CONFIG_DYNAMIC_ALLOW_ALL=false"),
                 broken("a registry open to another namespace", doc("NetworkPolicy", "hindsight-registry"),
                         d -> spec(d).withArray("ingress").addObject().putArray("from").addObject()
                                 .putObject("namespaceSelector").putObject("matchLabels")

@@ -1123,11 +1123,15 @@ final class Invariants {
                 fail("Deployment hindsight-registry connects to its database with " + url
                         + ": needs sslmode=verify-full and sslrootcert on a mounted CA");
             }
-            for (String deletion : List.of("GROUP", "ARTIFACT", "ARTIFACTVERSION")) {
+            for (String deletion : List.of("GROUP", "ARTIFACT", "ARTIFACT_VERSION")) {
                 if (!"false".equals(env.get("APICURIO_REST_DELETION_" + deletion + "_ENABLED"))) {
                     fail("Deployment hindsight-registry does not set APICURIO_REST_DELETION_" + deletion
                             + "_ENABLED=false: a schema records carry could be deleted");
                 }
+            }
+            if (!"false".equals(env.get("APICURIO_CONFIG_DYNAMIC_ALLOW_ALL"))) {
+                fail("Deployment hindsight-registry does not set APICURIO_CONFIG_DYNAMIC_ALLOW_ALL=false: any client could "
+                        + "turn deletion back on at run time");
             }
         }
         for (NetworkPolicy p : all(NetworkPolicy.class)) {
