@@ -9,7 +9,8 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-DATABASES=(hindsight_query hindsight_evaluation hindsight_memory)
+# hindsight_registry: Apicurio Registry's storage, so that the schema ids the records on Kafka carry outlive a restart.
+DATABASES=(hindsight_query hindsight_evaluation hindsight_memory hindsight_registry)
 
 psql_super() { psql -X -q -v ON_ERROR_STOP=1 -h "$PGHOST" -p "$PGPORT" -U "$PG_SUPERUSER" -d postgres "$@"; }
 

@@ -50,6 +50,27 @@ class SchemaCompatibilityTest {
         registrar.addVersionIfNew("default", HindsightTopic.SIGNALS.valueArtifactId(), compatible);
     }
 
+    @Test
+    void registeringTheSameSchemaAgainAddsNoVersion() throws Exception {
+        // Every writer registers its schemas at every start: a rollout must not add a version per pod.
+        SchemaRegistrar registrar = new SchemaRegistrar(registryUrl);
+        String artifact = HindsightTopic.DECISIONS.valueArtifactId();
+        int before = versions(artifact);
+
+        registrar.register("default", artifact, HindsightTopic.DECISIONS.valueSchema());
+        registrar.register("default", artifact, HindsightTopic.DECISIONS.valueSchema());
+
+        assertThat(versions(artifact)).isEqualTo(before);
+    }
+
+    private int versions(String artifact) throws Exception {
+        var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(registryUrl + "/groups/default/artifacts/" + artifact + "/versions?limit=1000"))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(answer.body()).path("count").asInt();
+    }
+
     /** The envelope plus a new string field, with or without a default; a new reader of old events needs one. */
     private static Schema withExtraField(Schema envelope, boolean withDefault) {
         var fields = SchemaBuilder.record(envelope.getName()).namespace(envelope.getNamespace()).fields();

@@ -50,32 +50,30 @@ public final class SchemaRegistrar {
         addVersionIfNew(groupId, artifactId, schema);
     }
 
-    /** Adds {@code schema} as a new version; the registry checks it against the artifact's rules first. */
+    /**
+     * Makes {@code schema} a version of the artifact unless one with this exact content exists: the registry answers
+     * the existing version, or checks the new one against the artifact's rules and adds it. A writer registers its
+     * schemas at every start, so a plain "add a version" would pile up one identical version per pod start.
+     */
     public void addVersionIfNew(String groupId, String artifactId, Schema schema) {
-        ObjectNode body = json.createObjectNode();
-        ObjectNode content = body.putObject("content");
-        content.put("content", schema.toString());
-        content.put("contentType", "application/json");
-        HttpResponse<String> response = send("POST", artifactPath(groupId, artifactId) + "/versions", body);
+        HttpResponse<String> response = send("POST", "groups/" + encode(groupId)
+                + "/artifacts?ifExists=FIND_OR_CREATE_VERSION", artifact(artifactId, schema));
         if (response.statusCode() == 409 && response.body().contains("RuleViolation")) {
             throw new IncompatibleSchemaException("Registry refused a new version of " + artifactId + ": "
                     + response.body());
         }
-        if (response.statusCode() == 409 || response.statusCode() / 100 == 2) {
-            return; // 409 without a rule violation: this exact content is already a version
+        if (response.statusCode() / 100 != 2) {
+            throw failure("add a version to " + artifactId, response);
         }
-        throw failure("add a version to " + artifactId, response);
     }
 
+    /** Creates the artifact with {@code schema} as its first version, unless it exists (then changes nothing). */
     private void createArtifactIfAbsent(String groupId, String artifactId, Schema schema) {
-        ObjectNode body = json.createObjectNode();
-        body.put("artifactId", artifactId);
-        body.put("artifactType", "AVRO");
-        ObjectNode content = body.putObject("firstVersion").putObject("content");
-        content.put("content", schema.toString());
-        content.put("contentType", "application/json");
-        HttpResponse<String> response = send("POST",
-                "groups/" + encode(groupId) + "/artifacts?ifExists=FIND_OR_CREATE_VERSION", body);
+        HttpResponse<String> response = send("POST", "groups/" + encode(groupId) + "/artifacts",
+                artifact(artifactId, schema));
+        if (response.statusCode() == 409 && response.body().contains("ArtifactAlreadyExists")) {
+            return;
+        }
         if (response.statusCode() == 409) {
             throw new IncompatibleSchemaException("Registry refused the schema of " + artifactId + ": "
                     + response.body());
@@ -83,6 +81,16 @@ public final class SchemaRegistrar {
         if (response.statusCode() / 100 != 2) {
             throw failure("register " + artifactId, response);
         }
+    }
+
+    private ObjectNode artifact(String artifactId, Schema schema) {
+        ObjectNode body = json.createObjectNode();
+        body.put("artifactId", artifactId);
+        body.put("artifactType", "AVRO");
+        ObjectNode content = body.putObject("firstVersion").putObject("content");
+        content.put("content", schema.toString());
+        content.put("contentType", "application/json");
+        return body;
     }
 
     private void ensureCompatibilityRule(String groupId, String artifactId) {
