@@ -1,7 +1,7 @@
 #!/bin/sh
 # Exports everything Apicurio Registry holds (groups, artifacts, versions, their content, rules, and the global and
 # content ids records carry) as one zip, through its admin API. Used by the hindsight-registry-export CronJob and
-# by hand (deploy/README.md, "Restore").
+# by hand (deploy/README.md, "Backups and restore").
 #   registry-export.sh <registry core v3 URL> <file.zip>
 # Writes the file only when the export is complete; fails (exit 1) on an HTTP error or anything but a zip.
 set -eu

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Restores a registry export (registry-export.sh) into an empty Apicurio Registry, keeping every global and content
-# id, so that each record on the topics names the same schema it was written with (deploy/README.md, "Restore").
+# id, so that each record on the topics names the same schema it was written with (deploy/README.md, "Backups and
+# restore").
 #   registry-import.sh <registry core v3 URL> <file.zip>
 # The registry refuses (409) an import into a registry that holds any artifact: restore before a writer starts.
 set -eu
