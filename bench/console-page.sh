@@ -63,7 +63,7 @@ sent=$(curl -s -o /dev/null -w '%{size_download}' -H "Cookie: $cookie" -H 'Accep
 whole=$(curl -s -o /dev/null -w '%{size_download}' -H "Cookie: $cookie" "$page")
 shown=$(curl -s -H "Cookie: $cookie" "$page" | grep -c 'class="message ' || true)
 echo "== /ui/sessions/$SESSION: $shown messages shown; $sent bytes sent (gzip), $whole bytes uncompressed"
-for asset in /ui/assets/console-4.css /ui/assets/console-1.js; do
+for asset in /ui/assets/console-5.css /ui/assets/console-1.js; do
   headers=$(curl -s -o /dev/null -D - -H 'Accept-Encoding: gzip' -w 'size %{size_download}\n' "$HINDSIGHT_QUERY_URL$asset")
   echo "   $asset: $(sed -n 's/^size //p' <<<"$headers") bytes sent, $(grep -i '^cache-control' <<<"$headers" | tr -d '\r')"
 done

@@ -1,17 +1,26 @@
 package dev.hindsight.memory.search;
 
+import dev.hindsight.memory.confidence.MemoryOrigin;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
  * How the ReasoningBank answers a search (design.md § Semantic search), wherever it is asked: the project's nearest
- * memories by embedding, post-filtered to a minimum confidence, most similar first. memory-service's API and MCP tools
- * and query-service's console apply this same rule to the same vectors, so both show the same memories for a query.
+ * memories by embedding, post-filtered to a minimum confidence, most similar first, with one slot for a distilled
+ * memory on probation. memory-service's API and MCP tools and query-service's console apply this same rule to the same
+ * vectors, so both show the same memories for a query.
+ *
+ * <p><b>Probation.</b> A distilled memory starts at 0.6, below the 0.7 minimum, and the seed fixes both numbers; its
+ * only way up is evidence, and evidence comes from being used. So an answer of two or more results gives one slot
+ * ({@link #DEFAULT_PROBATION_SLOTS}) to the most similar memory {@linkplain #onProbation on probation}, when it is more
+ * similar than the confident result it displaces. Being shown records a usage signal, as for every result: two
+ * appearances (usage weight 0.5) lift it to 0.714, where it is found on its own; one unhelpful rating in between sinks
+ * it below its prior and ends its probation. A search of one result always answers with a confident memory.
  */
 public final class SearchRule {
 
@@ -25,6 +34,9 @@ public final class SearchRule {
      */
     public static final String DEFAULT_CANDIDATES_PER_RESULT = "4";
 
+    /** Results of one answer that may go to memories on probation (at most the limit minus one). */
+    public static final String DEFAULT_PROBATION_SLOTS = "1";
+
     /** The most candidates one search reads, whatever the limit. */
     public static final int MAX_CANDIDATES = 1000;
 
@@ -36,25 +48,55 @@ public final class SearchRule {
         return Math.min(MAX_CANDIDATES, limit * Math.max(1, perResult));
     }
 
+    /** The thresholds of one search: the minimum confidence and how many results may be on probation. */
+    public record Policy(double minConfidence, int probationSlots) {
+    }
+
+    /** Makes a result from a memory, its similarity to the query and whether it is shown on probation. */
+    @FunctionalInterface
+    public interface Hit<M, H> {
+        H of(M memory, double similarity, boolean probation);
+    }
+
+    /**
+     * Whether a memory below the minimum confidence may still be shown, in a probation slot: a distilled memory that no
+     * evidence has yet taken below its prior (0.6). An explicit memory below the minimum has been rated down, as has a
+     * distilled one below its prior; neither is shown.
+     */
+    public static boolean onProbation(MemoryOrigin origin, double confidence, double minConfidence) {
+        return origin == MemoryOrigin.DISTILLED && confidence < minConfidence
+                && confidence >= MemoryOrigin.DISTILLED.initialConfidence();
+    }
+
     /**
      * The answer: the neighbours whose memory still exists (a vector may outlive its memory for a moment) and whose
-     * confidence is at least {@code minConfidence}, most similar first, at most {@code limit}.
+     * confidence is at least the minimum, most similar first, at most {@code limit}; of those, up to
+     * {@code min(probationSlots, limit - 1)} may instead be memories {@linkplain #onProbation on probation}, each in
+     * the place its similarity gives it (so it displaces the least similar confident result, never a more similar one).
      *
      * @param memories the neighbours' memories by id, as read now (absent = deleted)
-     * @param hit      makes a result from a memory and its similarity
+     * @param hit      makes a result from a memory, its similarity and whether it is on probation
      */
     public static <M, H> List<H> rank(List<Neighbour> neighbours, Map<UUID, M> memories,
-            ToDoubleFunction<M> confidence, double minConfidence, int limit, BiFunction<M, Double, H> hit) {
+            ToDoubleFunction<M> confidence, Function<M, MemoryOrigin> origin, Policy policy, int limit, Hit<M, H> hit) {
         List<Neighbour> ordered = new ArrayList<>(neighbours);
         ordered.sort(Comparator.comparingDouble(Neighbour::similarity).reversed());
         List<H> found = new ArrayList<>(Math.min(limit, ordered.size()));
+        int probation = Math.max(0, Math.min(policy.probationSlots(), limit - 1));
         for (Neighbour neighbour : ordered) {
             M memory = memories.get(neighbour.memoryId());
-            if (memory != null && confidence.applyAsDouble(memory) >= minConfidence) {
-                found.add(hit.apply(memory, neighbour.similarity()));
-                if (found.size() == limit) {
-                    break;
-                }
+            if (memory == null) {
+                continue;
+            }
+            double c = confidence.applyAsDouble(memory);
+            if (c >= policy.minConfidence()) {
+                found.add(hit.of(memory, neighbour.similarity(), false));
+            } else if (probation > 0 && onProbation(origin.apply(memory), c, policy.minConfidence())) {
+                probation--;
+                found.add(hit.of(memory, neighbour.similarity(), true));
+            }
+            if (found.size() == limit) {
+                break;
             }
         }
         return found;

@@ -1,8 +1,12 @@
 package dev.hindsight.memory.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.hindsight.memory.confidence.ConfidenceModel;
+import dev.hindsight.memory.confidence.MemoryOrigin;
+import dev.hindsight.memory.confidence.ProjectWeights;
+import dev.hindsight.memory.confidence.SignalCounts;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -10,11 +14,20 @@ import org.junit.jupiter.api.Test;
 
 class SearchRuleTest {
 
-    private record Memory(String name, double confidence) {
+    private record Memory(String name, double confidence, MemoryOrigin origin) {
+        Memory(String name, double confidence) {
+            this(name, confidence, MemoryOrigin.EXPLICIT);
+        }
     }
 
-    private record Hit(String name, double similarity) {
+    private record Hit(String name, double similarity, boolean probation) {
+        Hit(String name, double similarity) {
+            this(name, similarity, false);
+        }
     }
+
+    private static final SearchRule.Policy NO_PROBATION = new SearchRule.Policy(0.7, 0);
+    private static final SearchRule.Policy ONE_ON_PROBATION = new SearchRule.Policy(0.7, 1);
 
     private static final UUID A = UUID.randomUUID();
     private static final UUID B = UUID.randomUUID();
@@ -25,6 +38,7 @@ class SearchRuleTest {
     void theDefaultsAreSeed004s() {
         assertThat(Double.parseDouble(SearchRule.DEFAULT_MIN_CONFIDENCE)).isEqualTo(ConfidenceModel.MIN_CONFIDENCE);
         assertThat(Integer.parseInt(SearchRule.DEFAULT_CANDIDATES_PER_RESULT)).isEqualTo(4);
+        assertThat(Integer.parseInt(SearchRule.DEFAULT_PROBATION_SLOTS)).isEqualTo(1);
     }
 
     @Test
@@ -44,8 +58,8 @@ class SearchRuleTest {
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.8), B, new Memory("b", 0.69),
                 D, new Memory("d", 0.7));
 
-        List<Hit> hits = SearchRule.rank(neighbours, memories, Memory::confidence, 0.7, 10,
-                (m, similarity) -> new Hit(m.name(), similarity));
+        List<Hit> hits = SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, ONE_ON_PROBATION, 10,
+                (m, similarity, probation) -> new Hit(m.name(), similarity, probation));
 
         assertThat(hits).containsExactly(new Hit("d", 0.8), new Hit("a", 0.61));
     }
@@ -55,9 +69,79 @@ class SearchRuleTest {
         List<Neighbour> neighbours = List.of(new Neighbour(A, 0.9), new Neighbour(B, 0.8), new Neighbour(C, 0.7));
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.1), B, new Memory("b", 0.9), C, new Memory("c", 0.9));
 
-        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, 0.7, 1, (m, s) -> m.name()))
+        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, NO_PROBATION, 1,
+                (m, s, p) -> m.name())).containsExactly("b");
+        assertThat(SearchRule.rank(List.of(), memories, Memory::confidence, Memory::origin, NO_PROBATION, 5,
+                (m, s, p) -> m.name())).isEmpty();
+    }
+
+    @Test
+    void aDistilledMemoryAtItsPriorIsOnProbationAndNothingElseBelowTheMinimumIs() {
+        ProjectWeights weights = ProjectWeights.PRIORS;
+        double fresh = ConfidenceModel.confidence(MemoryOrigin.DISTILLED, SignalCounts.ZERO, weights);
+        double usedOnce = ConfidenceModel.confidence(MemoryOrigin.DISTILLED, new SignalCounts(0, 0, 1, 0, 0), weights);
+        double usedTwice = ConfidenceModel.confidence(MemoryOrigin.DISTILLED, new SignalCounts(0, 0, 2, 0, 0), weights);
+        double usedThenRejected = ConfidenceModel.confidence(MemoryOrigin.DISTILLED, new SignalCounts(0, 1, 1, 0, 0),
+                weights);
+        assertThat(fresh).isEqualTo(0.6);
+        assertThat(SearchRule.onProbation(MemoryOrigin.DISTILLED, fresh, 0.7)).isTrue();
+        assertThat(usedOnce).isCloseTo(2.0 / 3.0, within(1e-12));
+        assertThat(SearchRule.onProbation(MemoryOrigin.DISTILLED, usedOnce, 0.7)).as("after one usage").isTrue();
+        assertThat(usedTwice).as("found on its own after two").isCloseTo(2.5 / 3.5, within(1e-12))
+                .isGreaterThanOrEqualTo(0.7);
+        assertThat(usedThenRejected).isCloseTo(2.0 / 3.7, within(1e-12));
+        assertThat(SearchRule.onProbation(MemoryOrigin.DISTILLED, usedThenRejected, 0.7)).as("rated down").isFalse();
+        assertThat(SearchRule.onProbation(MemoryOrigin.DISTILLED, Math.nextDown(0.6), 0.7)).as("below its prior")
+                .isFalse();
+        assertThat(SearchRule.onProbation(MemoryOrigin.DISTILLED, 0.7, 0.7)).as("confident: no probation").isFalse();
+        assertThat(SearchRule.onProbation(MemoryOrigin.EXPLICIT, 0.65, 0.7)).as("an explicit one rated down")
+                .isFalse();
+        assertThat(SearchRule.onProbation(MemoryOrigin.DISTILLED, 0.6, 0.5)).as("found anyway").isFalse();
+    }
+
+    @Test
+    void theMostSimilarMemoryOnProbationTakesItsPlaceAndDisplacesTheLeastSimilarConfidentOne() {
+        UUID e = UUID.randomUUID();
+        List<Neighbour> neighbours = List.of(new Neighbour(A, 0.9), new Neighbour(B, 0.85), new Neighbour(C, 0.8),
+                new Neighbour(D, 0.75), new Neighbour(e, 0.7));
+        Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.8), B, new Memory("b", 0.6, MemoryOrigin.DISTILLED),
+                C, new Memory("c", 0.65, MemoryOrigin.DISTILLED), D, new Memory("d", 0.75), e, new Memory("e", 0.9));
+
+        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, ONE_ON_PROBATION, 3,
+                (m, s, p) -> new Hit(m.name(), s, p)))
+                .as("one slot: b, the most similar on probation, in its place; c waits; e is displaced")
+                .containsExactly(new Hit("a", 0.9), new Hit("b", 0.85, true), new Hit("d", 0.75));
+        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin,
+                new SearchRule.Policy(0.7, 2), 5, (m, s, p) -> new Hit(m.name(), s, p)))
+                .containsExactly(new Hit("a", 0.9), new Hit("b", 0.85, true), new Hit("c", 0.8, true),
+                        new Hit("d", 0.75), new Hit("e", 0.7));
+        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, NO_PROBATION, 3,
+                (m, s, p) -> new Hit(m.name(), s, p)))
+                .containsExactly(new Hit("a", 0.9), new Hit("d", 0.75), new Hit("e", 0.7));
+    }
+
+    @Test
+    void aMemoryOnProbationNeverDisplacesAMoreSimilarConfidentOneNorAnswersAlone() {
+        List<Neighbour> neighbours = List.of(new Neighbour(A, 0.9), new Neighbour(B, 0.8), new Neighbour(C, 0.7));
+        Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.8), B, new Memory("b", 0.8),
+                C, new Memory("c", 0.6, MemoryOrigin.DISTILLED));
+
+        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, ONE_ON_PROBATION, 2,
+                (m, s, p) -> m.name())).as("c is less similar than both").containsExactly("a", "b");
+        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, ONE_ON_PROBATION, 3,
+                (m, s, p) -> m.name())).as("room for it").containsExactly("a", "b", "c");
+
+        Map<UUID, Memory> distilledFirst = Map.of(A, new Memory("a", 0.6, MemoryOrigin.DISTILLED),
+                B, new Memory("b", 0.8), C, new Memory("c", 0.8));
+        assertThat(SearchRule.rank(neighbours, distilledFirst, Memory::confidence, Memory::origin, ONE_ON_PROBATION,
+                1, (m, s, p) -> m.name())).as("a one-result answer is always a confident memory")
                 .containsExactly("b");
-        assertThat(SearchRule.rank(List.of(), memories, Memory::confidence, 0.7, 5, (m, s) -> m.name())).isEmpty();
+        assertThat(SearchRule.rank(neighbours, distilledFirst, Memory::confidence, Memory::origin, ONE_ON_PROBATION,
+                2, (m, s, p) -> m.name())).containsExactly("a", "b");
+        assertThat(SearchRule.rank(List.of(new Neighbour(A, 0.9)), distilledFirst, Memory::confidence,
+                Memory::origin, ONE_ON_PROBATION, 5, (m, s, p) -> m.name()))
+                .as("alone among the neighbours, it is still shown: the slot is not tied to other results")
+                .containsExactly("a");
     }
 
     @Test

@@ -11,7 +11,8 @@ import java.util.List;
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record MemoryJson(String id, String projectId, String title, String description, String content,
         String outcome, String origin, double confidence, long usageCount, List<String> tags,
-        List<String> sourceSessionIds, Signals signals, Double similarity, Instant createdAt, Instant updatedAt) {
+        List<String> sourceSessionIds, Signals signals, Double similarity, Boolean probation, Instant createdAt,
+        Instant updatedAt) {
 
     /** Scrubs everything the API and the MCP tools return (thread-safe, stateless). */
     public static final SecretScrubber SCRUBBER = new SecretScrubber();
@@ -22,13 +23,19 @@ public record MemoryJson(String id, String projectId, String title, String descr
             long outcomeFailed) {
     }
 
-    public static MemoryJson of(MemoryRow m, Double similarity) {
+    /** A memory read by id or listed: no similarity, no probation. */
+    public static MemoryJson of(MemoryRow m) {
+        return of(m, null, null);
+    }
+
+    /** A search result: its similarity, and whether it is shown on probation. */
+    public static MemoryJson of(MemoryRow m, Double similarity, Boolean probation) {
         return new MemoryJson(m.id().toString(), m.project(), SCRUBBER.scrub(m.title()),
                 SCRUBBER.scrub(m.description()), SCRUBBER.scrub(m.content()), m.outcome(),
                 m.origin().name().toLowerCase(java.util.Locale.ROOT), round(m.confidence()), m.counts().usage(), m.tags(),
                 m.sourceSessionIds(), new Signals(m.counts().explicitPositive(), m.counts().explicitNegative(),
                         m.counts().usage(), m.counts().outcomePositive(), m.counts().outcomeNegative()),
-                similarity == null ? null : round(similarity), m.createdAt(), m.updatedAt());
+                similarity == null ? null : round(similarity), probation, m.createdAt(), m.updatedAt());
     }
 
     /** Four decimals: enough to see a signal move confidence, and stable in JSON. */

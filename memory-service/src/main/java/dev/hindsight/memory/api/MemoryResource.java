@@ -105,7 +105,7 @@ public class MemoryResource {
         return bank.record(caller(), project, memory).map(recorded -> {
             URI location = URI.create("/v1/memories/" + recorded.memory().id());
             return (recorded.created() ? Response.created(location) : Response.ok().location(location))
-                    .entity(MemoryJson.of(recorded.memory(), null)).build();
+                    .entity(MemoryJson.of(recorded.memory())).build();
         });
     }
 
@@ -126,7 +126,7 @@ public class MemoryResource {
                     boolean more = rows.size() > limit;
                     List<MemoryRow> page = more ? rows.subList(0, limit) : rows;
                     MemoryRow last = page.isEmpty() ? null : page.get(page.size() - 1);
-                    return new Page(page.stream().map(m -> MemoryJson.of(m, null)).toList(), page.size(),
+                    return new Page(page.stream().map(MemoryJson::of).toList(), page.size(),
                             more ? new Cursor(last.createdAt(), last.id()).encode() : null);
                 });
     }
@@ -144,7 +144,7 @@ public class MemoryResource {
         Caller caller = caller();
         return bank.search(caller, project, body.query(), limit, body.sessionId(), "search")
                 .flatMap(found -> bank.orNotFound(caller.tenant(), project, found))
-                .map(found -> new SearchResult(found.stream().map(f -> MemoryJson.of(f.memory(), f.similarity()))
+                .map(found -> new SearchResult(found.stream().map(f -> MemoryJson.of(f.memory(), f.similarity(), f.probation()))
                         .toList(), found.size()));
     }
 
@@ -165,7 +165,7 @@ public class MemoryResource {
     @RolesAllowed(Scopes.READ)
     @Operation(operationId = "getMemory", summary = "Get a memory")
     public Uni<MemoryJson> get(@PathParam("id") String id) {
-        return bank.get(tenant.tenant(), memoryId(id)).map(row -> MemoryJson.of(row, null));
+        return bank.get(tenant.tenant(), memoryId(id)).map(MemoryJson::of);
     }
 
     @DELETE

@@ -128,7 +128,8 @@ public class MemoryBank {
     }
 
     private List<Found> rank(List<Neighbour> neighbours, Map<UUID, MemoryRow> memories, int limit) {
-        return SearchRule.rank(neighbours, memories, MemoryRow::confidence, config.search().minConfidence(), limit,
+        return SearchRule.rank(neighbours, memories, MemoryRow::confidence, MemoryRow::origin,
+                new SearchRule.Policy(config.search().minConfidence(), config.search().probationSlots()), limit,
                 Found::new);
     }
 

@@ -41,6 +41,14 @@ public interface MemoryConfig {
          */
         @WithDefault(SearchRule.DEFAULT_CANDIDATES_PER_RESULT)
         int candidatesPerResult();
+
+        /**
+         * Results of an answer of two or more that may go to a distilled memory on probation, below the minimum
+         * confidence but not below its prior, so that it can earn its first evidence (design.md § Semantic search).
+         * 0 turns probation off.
+         */
+        @WithDefault(SearchRule.DEFAULT_PROBATION_SLOTS)
+        int probationSlots();
     }
 
     interface Distill {

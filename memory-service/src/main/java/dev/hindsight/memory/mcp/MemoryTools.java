@@ -66,7 +66,7 @@ public class MemoryTools {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record SearchHit(String id, String title, String content, String outcome, double confidence,
-            List<String> tags) {
+            boolean probation, List<String> tags) {
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -88,7 +88,9 @@ public class MemoryTools {
     @Tool(name = "memory_search", structuredContent = true,
             annotations = @Annotations(title = "Search memories", readOnlyHint = false, destructiveHint = false, idempotentHint = false, openWorldHint = false),
             description = "Search for relevant memories from past sessions: strategies that worked and anti-patterns "
-                    + "to avoid, most similar first, only those with confidence >= 0.7. Content is scrubbed of secrets.")
+                    + "to avoid, most similar first, only those with confidence >= 0.7, except that one result may be a new "
+                    + "distilled memory on probation (probation: true, confidence 0.6 to 0.7) that has yet to earn "
+                    + "trust. Content is scrubbed of secrets.")
     public Uni<SearchResult> search(
             @ToolArg(name = "project_id", description = "The project whose memories to search") String projectId,
             @ToolArg(name = "query", description = "What the agent is working on, in its own words") String query,
@@ -106,7 +108,7 @@ public class MemoryTools {
                         var m = hit.memory();
                         hits.add(new SearchHit(m.id().toString(), MemoryJson.SCRUBBER.scrub(m.title()),
                                 MemoryJson.SCRUBBER.scrub(m.content()), m.outcome(), MemoryJson.round(m.confidence()),
-                                m.tags()));
+                                hit.probation(), m.tags()));
                     }
                     return new SearchResult(hits, hits.size());
                 }).onFailure(ProblemException.class).transform(MemoryTools::toolError);

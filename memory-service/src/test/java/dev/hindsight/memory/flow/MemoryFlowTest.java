@@ -84,6 +84,57 @@ class MemoryFlowTest {
     }
 
     @Test
+    void aDistilledMemoryReachesSearchOnProbationAndEarnsItsPlaceThroughUse() {
+        String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
+        record(project, "Bisect to find the regression", "Use git bisect with the failing test to find the commit.");
+        record(project, "Pin the formatter version", "Different formatter versions rewrote the same files.");
+        debugSession("trace-" + UUID.randomUUID(), project);
+        JsonPath listed = await().atMost(WAIT).until(() -> list(project), page -> page.getInt("count") == 3);
+        String distilled = listed.getString("memories.find { it.origin == 'distilled' }.id");
+        String query = "the profile page crashes for accounts that have no email address";
+
+        // A one-result answer is always a confident memory, even though the distilled one is the most similar.
+        JsonPath one = search(project, query, 1);
+        assertThat(one.getList("memories.id", String.class)).hasSize(1).doesNotContain(distilled);
+        assertThat(one.getBoolean("memories[0].probation")).isFalse();
+
+        // Below 0.7 it is shown in the probation slot, in its place by similarity, and marked.
+        JsonPath first = search(project, query, 5);
+        assertThat(first.getString("memories[0].id")).isEqualTo(distilled);
+        assertThat(first.getBoolean("memories[0].probation")).isTrue();
+        assertThat(first.getDouble("memories[0].confidence")).isEqualTo(0.6);
+        assertThat(first.getList("memories.findAll { it.probation }")).hasSize(1);
+
+        // Being shown is a usage signal, recorded after the answer: two lift it to 0.714, found on its own.
+        await().atMost(WAIT).until(() -> get(distilled).getInt("signals.usage") == 1);
+        JsonPath second = search(project, query, 5);
+        assertThat(second.getBoolean("memories[0].probation")).isTrue();
+        assertThat(second.getDouble("memories[0].confidence")).isEqualTo(0.6667);
+        await().atMost(WAIT).until(() -> get(distilled).getInt("signals.usage") == 2);
+        JsonPath trusted = search(project, query, 1);
+        assertThat(trusted.getString("memories[0].id")).isEqualTo(distilled);
+        assertThat(trusted.getBoolean("memories[0].probation")).isFalse();
+        assertThat(trusted.getDouble("memories[0].confidence")).isEqualTo(0.7143);
+    }
+
+    @Test
+    void anUnhelpfulRatingEndsADistilledMemorysProbation() {
+        String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
+        record(project, "Bisect to find the regression", "Use git bisect with the failing test to find the commit.");
+        debugSession("trace-" + UUID.randomUUID(), project);
+        JsonPath listed = await().atMost(WAIT).until(() -> list(project), page -> page.getInt("count") == 2);
+        String distilled = listed.getString("memories.find { it.origin == 'distilled' }.id");
+        String query = "the profile page crashes for accounts that have no email address";
+        assertThat(search(project, query, 5).getList("memories.id", String.class)).contains(distilled);
+
+        given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+                .body(Map.of("helpful", false)).post("/v1/memories/{id}/feedback", distilled).then().statusCode(200);
+
+        assertThat(search(project, query, 5).getList("memories.id", String.class)).doesNotContain(distilled)
+                .hasSize(1);
+    }
+
+    @Test
     void aSessionThatUsedAMemoryAndFailedCountsAsAFailedOutcomeForIt() {
         String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
         String session = "chat-" + UUID.randomUUID();
@@ -180,6 +231,18 @@ class MemoryFlowTest {
     private static InsightEvent insight(String session, Object payload) {
         return InsightEvent.newBuilder().setHeader(TestEvents.header(TENANT_A.tenant(), null)).setSessionId(session)
                 .setPayload(payload).build();
+    }
+
+    private static void record(String project, String title, String content) {
+        given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+                .body(Map.of("title", title, "content", content, "outcome", "success"))
+                .post("/v1/projects/{p}/memories", project).then().statusCode(201);
+    }
+
+    private static JsonPath search(String project, String query, int limit) {
+        return given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+                .body(Map.of("query", query, "limit", limit)).post("/v1/projects/{p}/memories/search", project)
+                .then().statusCode(200).extract().jsonPath();
     }
 
     private static JsonPath list(String project) {

@@ -61,8 +61,10 @@ class McpToolsTest {
                 .put("query", "where is the real cause of an exception")));
         assertThat(found.getInteger("count")).isEqualTo(1);
         JsonObject hit = found.getJsonArray("memories").getJsonObject(0);
-        assertThat(hit.fieldNames()).containsExactlyInAnyOrder("id", "title", "content", "outcome", "confidence", "tags");
+        assertThat(hit.fieldNames()).containsExactlyInAnyOrder("id", "title", "content", "outcome", "confidence",
+                "probation", "tags");
         assertThat(hit.getString("id")).isEqualTo(id);
+        assertThat(hit.getBoolean("probation")).isFalse();
 
         JsonObject feedback = structured(agent.callTool("memory_feedback",
                 new JsonObject().put("memory_id", id).put("helpful", true)));

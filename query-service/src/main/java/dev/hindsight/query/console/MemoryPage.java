@@ -28,7 +28,7 @@ public final class MemoryPage {
 
     /** A memory in a list: {@code similarity} is set for a search's hits. */
     public record Row(String id, String href, String title, String outcome, String origin, String confidence,
-            long usage, List<String> tags, String recordedAt, String similarity) {
+            long usage, List<String> tags, String recordedAt, String similarity, boolean probation) {
     }
 
     /** The list of a project's memories, or the answer to a search in it. */
@@ -66,7 +66,7 @@ public final class MemoryPage {
     }
 
     static ListPage list(String project, MemoryQueries.Page page, String order) {
-        List<Row> rows = page.memories().stream().map(m -> row(m, null)).toList();
+        List<Row> rows = page.memories().stream().map(m -> row(m, null, false)).toList();
         String next = page.next() == null ? null : projectHref(project) + "?order=" + order
                 + ("confidence".equals(order) ? "&page=" : "&after=") + encode(page.next());
         return new ListPage(project, null, order, rows, next, projectHref(project),
@@ -74,7 +74,7 @@ public final class MemoryPage {
     }
 
     static ListPage search(String project, String query, List<MemoryQueries.Hit> hits, double minConfidence) {
-        List<Row> rows = hits.stream().map(h -> row(h.memory(), h.similarity())).toList();
+        List<Row> rows = hits.stream().map(h -> row(h.memory(), h.similarity(), h.probation())).toList();
         return new ListPage(project, query, "relevance", rows, null, projectHref(project),
                 projectHref(project) + "?order=confidence", plain(minConfidence));
     }
@@ -114,10 +114,10 @@ public final class MemoryPage {
                 m.sourceSessionIds().stream().map(id -> session(id, known)).toList(), signals, days, merges);
     }
 
-    private static Row row(MemoryView m, Double similarity) {
+    private static Row row(MemoryView m, Double similarity, boolean probation) {
         return new Row(m.id().toString(), ConsolePaths.MEMORIES + "/" + m.id(), SCRUBBER.scrub(m.title()),
                 m.outcome(), origin(m), plain(m.confidence()), m.counts().usage(), m.tags(), time(m.recordedAt()),
-                similarity == null ? null : plain(similarity));
+                similarity == null ? null : plain(similarity), probation);
     }
 
     private static SessionRef session(String id, Set<String> known) {

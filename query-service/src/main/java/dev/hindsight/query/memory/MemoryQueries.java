@@ -87,8 +87,8 @@ public class MemoryQueries {
     public record Project(String id, long memories, Instant latest) {
     }
 
-    /** A search hit: a memory and its cosine similarity to the query. */
-    public record Hit(MemoryView memory, double similarity) {
+    /** A search hit: a memory, its cosine similarity to the query and whether it is shown on probation. */
+    public record Hit(MemoryView memory, double similarity, boolean probation) {
     }
 
     /** One signal as recorded: explicit feedback, a usage (a search or context that returned it) or an outcome. */
@@ -117,17 +117,21 @@ public class MemoryQueries {
     private final Embeddings embeddings;
     private final double minConfidence;
     private final int candidatesPerResult;
+    private final int probationSlots;
 
     public MemoryQueries(Pool pool, Generations generations, Embeddings embeddings,
             @ConfigProperty(name = "hindsight.memory.search.min-confidence",
                     defaultValue = SearchRule.DEFAULT_MIN_CONFIDENCE) double minConfidence,
             @ConfigProperty(name = "hindsight.memory.search.candidates-per-result",
-                    defaultValue = SearchRule.DEFAULT_CANDIDATES_PER_RESULT) int candidatesPerResult) {
+                    defaultValue = SearchRule.DEFAULT_CANDIDATES_PER_RESULT) int candidatesPerResult,
+            @ConfigProperty(name = "hindsight.memory.search.probation-slots",
+                    defaultValue = SearchRule.DEFAULT_PROBATION_SLOTS) int probationSlots) {
         this.pool = pool;
         this.generations = generations;
         this.embeddings = embeddings;
         this.minConfidence = minConfidence;
         this.candidatesPerResult = candidatesPerResult;
+        this.probationSlots = probationSlots;
     }
 
     public Uni<List<Project>> projects(String tenant) {
@@ -210,8 +214,9 @@ public class MemoryQueries {
                         neighbours.add(new Neighbour(row.getUUID(0), row.getDouble(1)));
                     }
                     return byIds(rm, tenant, neighbours.stream().map(Neighbour::memoryId).toList())
-                            .map(found -> SearchRule.rank(neighbours, found, MemoryView::confidence, minConfidence,
-                                    limit, Hit::new));
+                            .map(found -> SearchRule.rank(neighbours, found, MemoryView::confidence,
+                                    MemoryView::origin, new SearchRule.Policy(minConfidence, probationSlots), limit,
+                                    Hit::new));
                 })));
     }
 

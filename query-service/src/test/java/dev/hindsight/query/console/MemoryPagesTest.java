@@ -90,12 +90,17 @@ class MemoryPagesTest {
         assertThat(text(locksPage, "td class=\"number positive\"")).as("helpful ratings, the duplicate counted once")
                 .isEqualTo("3");
 
-        // A question in the agent's words finds the lesson; the distilled memory (0.60) is below the 0.7 minimum.
+        // A question in the agent's words finds the lesson. The distilled memory (0.60) is below the 0.7 minimum: a
+        // search shows it only in its probation slot, marked, as memory-service's search does; a list marks nothing.
         String deadlock = page(cookie, list + "?q=" + encode("why did my two database transactions deadlock?"));
         assertThat(ids(deadlock).get(0)).isEqualTo(locks);
         assertThat(deadlock).contains("Searching here records no usage");
         String schema = page(cookie, list + "?q=" + encode("readers decode rows wrongly after a migration"));
-        assertThat(ids(schema)).doesNotContain(cache);
+        assertThat(ids(schema).get(0)).isEqualTo(cache);
+        assertThat(cell(schema, cache, "probation")).isEqualTo("on probation");
+        assertThat(cell(schema, cache, "confidence")).isEqualTo("0.60 ");
+        assertThat(cell(schema, retry, "probation")).isNull();
+        assertThat(page(cookie, list)).doesNotContain("class=\"probation\"");
         // The console only reads: searching recorded no usage of the memories it found.
         assertThat(cell(page(cookie, list), locks, "usage")).isEqualTo("0");
         assertThat(page(cookie, "/ui/projects")).contains(">" + project + "<");
