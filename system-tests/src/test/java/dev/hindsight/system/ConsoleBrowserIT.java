@@ -388,12 +388,23 @@ class ConsoleBrowserIT {
         var api = wire.post(system.url(Service.MEMORY) + "/v1/projects/repo/memories/search",
                 NODES.objectNode().put("query", question).put("limit", 20), false).body().path("memories");
         List<String> expected = new java.util.ArrayList<>();
+        List<String> onProbation = new java.util.ArrayList<>();
         api.forEach(m -> expected.add(m.path("id").asText()));
+        api.forEach(m -> {
+            if (m.path("probation").asBoolean()) {
+                onProbation.add(m.path("id").asText());
+            }
+        });
         browser.findElement(By.name("q")).sendKeys(question);
         browser.findElement(By.cssSelector("form.filters button")).click();
         arriveAt("q=");
         assertThat(browser.findElements(By.cssSelector("tr.memory-row")).stream()
                 .map(row -> row.getAttribute("data-id")).toList()).isNotEmpty().containsExactlyElementsOf(expected);
+        // A distilled memory below 0.7 is in both answers on probation, and marked in both.
+        assertThat(onProbation).hasSizeLessThanOrEqualTo(1);
+        assertThat(browser.findElements(By.cssSelector("tr.memory-row")).stream()
+                .filter(row -> !row.findElements(By.cssSelector("span.probation")).isEmpty())
+                .map(row -> row.getAttribute("data-id")).toList()).containsExactlyElementsOf(onProbation);
         assertThat(text(By.cssSelector("tr.memory-row a.memory-link"))).isEqualTo(recorded);
         Browser.screenshot(browser, "console-memories-search");
 
@@ -410,8 +421,15 @@ class ConsoleBrowserIT {
                 .orElseThrow();
         distilled.findElement(By.cssSelector("a.memory-link")).click();
         arriveAt("/ui/memories/");
-        assertThat(text(By.id("confidence"))).isEqualTo("0.60");
-        assertThat(browser.findElements(By.cssSelector("tr.evidence-row"))).hasSize(3);
+        // The prior, 0.60, plus any usage the API's search recorded if it showed this memory on probation.
+        List<WebElement> evidence = browser.findElements(By.cssSelector("tr.evidence-row"));
+        assertThat(evidence).hasSize(3);
+        long usage = Long.parseLong(evidence.get(1).findElement(By.cssSelector(".positive")).getText());
+        double weight = Double.parseDouble(evidence.get(1).findElements(By.cssSelector("td.number")).get(2).getText());
+        assertThat(evidence.get(0).findElement(By.cssSelector(".positive")).getText()).isEqualTo("0");
+        assertThat(evidence.get(2).findElement(By.cssSelector(".positive")).getText()).isEqualTo("0");
+        assertThat(text(By.id("confidence"))).isEqualTo(String.format(java.util.Locale.ROOT, "%.2f",
+                (1.5 + weight * usage) / (2.5 + weight * usage)));
         Browser.screenshot(browser, "console-memory");
         browser.findElement(By.cssSelector("a.source-link")).click();
         arriveAt("/ui/sessions/" + trace);

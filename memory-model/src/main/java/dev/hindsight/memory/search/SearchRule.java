@@ -21,6 +21,10 @@ import java.util.function.ToDoubleFunction;
  * similar than the confident result it displaces. Being shown records a usage signal, as for every result: two
  * appearances (usage weight 0.5) lift it to 0.714, where it is found on its own; one unhelpful rating in between sinks
  * it below its prior and ends its probation. A search of one result always answers with a confident memory.
+ *
+ * <p><b>Near-duplicates.</b> Two memories of the same outcome whose vectors are at least
+ * {@link #DEFAULT_DUPLICATE_SIMILARITY} alike (the distiller's merge threshold) say the same thing; an answer shows the
+ * one more similar to the query and skips the other, so that copies do not crowd out different lessons.
  */
 public final class SearchRule {
 
@@ -37,6 +41,12 @@ public final class SearchRule {
     /** Results of one answer that may go to memories on probation (at most the limit minus one). */
     public static final String DEFAULT_PROBATION_SLOTS = "1";
 
+    /**
+     * Cosine similarity at or above which a candidate repeats a result already in the answer (with the same outcome)
+     * and is skipped: the distiller's merge threshold ({@code hindsight.memory.distill.merge-similarity}).
+     */
+    public static final String DEFAULT_DUPLICATE_SIMILARITY = "0.9";
+
     /** The most candidates one search reads, whatever the limit. */
     public static final int MAX_CANDIDATES = 1000;
 
@@ -48,8 +58,42 @@ public final class SearchRule {
         return Math.min(MAX_CANDIDATES, limit * Math.max(1, perResult));
     }
 
-    /** The thresholds of one search: the minimum confidence and how many results may be on probation. */
-    public record Policy(double minConfidence, int probationSlots) {
+    /**
+     * The thresholds of one search: the minimum confidence, how many results may be on probation, and the cosine
+     * similarity at which a candidate is a near-duplicate of a result (above 1: never).
+     */
+    public record Policy(double minConfidence, int probationSlots, double duplicateSimilarity) {
+    }
+
+    /** What the rule reads of a memory. */
+    public interface Facts<M> {
+        double confidence(M memory);
+
+        MemoryOrigin origin(M memory);
+
+        /** {@code success} or {@code failure}: near-duplicates are collapsed only within one outcome. */
+        String outcome(M memory);
+
+        /** The facts read by these accessors. */
+        static <M> Facts<M> of(ToDoubleFunction<M> confidence, Function<M, MemoryOrigin> origin,
+                Function<M, String> outcome) {
+            return new Facts<>() {
+                @Override
+                public double confidence(M memory) {
+                    return confidence.applyAsDouble(memory);
+                }
+
+                @Override
+                public MemoryOrigin origin(M memory) {
+                    return origin.apply(memory);
+                }
+
+                @Override
+                public String outcome(M memory) {
+                    return outcome.apply(memory);
+                }
+            };
+        }
     }
 
     /** Makes a result from a memory, its similarity to the query and whether it is shown on probation. */
@@ -73,33 +117,55 @@ public final class SearchRule {
      * confidence is at least the minimum, most similar first, at most {@code limit}; of those, up to
      * {@code min(probationSlots, limit - 1)} may instead be memories {@linkplain #onProbation on probation}, each in
      * the place its similarity gives it (so it displaces the least similar confident result, never a more similar one).
+     * A candidate that is a near-duplicate of a result already taken (same outcome, vectors at least
+     * {@code duplicateSimilarity} alike) is skipped and takes no place.
      *
      * @param memories the neighbours' memories by id, as read now (absent = deleted)
      * @param hit      makes a result from a memory, its similarity and whether it is on probation
      */
-    public static <M, H> List<H> rank(List<Neighbour> neighbours, Map<UUID, M> memories,
-            ToDoubleFunction<M> confidence, Function<M, MemoryOrigin> origin, Policy policy, int limit, Hit<M, H> hit) {
+    public static <M, H> List<H> rank(List<Neighbour> neighbours, Map<UUID, M> memories, Facts<M> facts,
+            Policy policy, int limit, Hit<M, H> hit) {
         List<Neighbour> ordered = new ArrayList<>(neighbours);
         ordered.sort(Comparator.comparingDouble(Neighbour::similarity).reversed());
         List<H> found = new ArrayList<>(Math.min(limit, ordered.size()));
+        List<Neighbour> taken = new ArrayList<>(Math.min(limit, ordered.size()));
+        List<String> takenOutcomes = new ArrayList<>(Math.min(limit, ordered.size()));
         int probation = Math.max(0, Math.min(policy.probationSlots(), limit - 1));
         for (Neighbour neighbour : ordered) {
             M memory = memories.get(neighbour.memoryId());
             if (memory == null) {
                 continue;
             }
-            double c = confidence.applyAsDouble(memory);
-            if (c >= policy.minConfidence()) {
-                found.add(hit.of(memory, neighbour.similarity(), false));
-            } else if (probation > 0 && onProbation(origin.apply(memory), c, policy.minConfidence())) {
-                probation--;
-                found.add(hit.of(memory, neighbour.similarity(), true));
+            double c = facts.confidence(memory);
+            boolean confident = c >= policy.minConfidence();
+            boolean onProbation = !confident && probation > 0
+                    && onProbation(facts.origin(memory), c, policy.minConfidence());
+            if (!confident && !onProbation
+                    || repeats(neighbour, facts.outcome(memory), taken, takenOutcomes, policy.duplicateSimilarity())) {
+                continue;
             }
+            if (onProbation) {
+                probation--;
+            }
+            found.add(hit.of(memory, neighbour.similarity(), onProbation));
+            taken.add(neighbour);
+            takenOutcomes.add(facts.outcome(memory));
             if (found.size() == limit) {
                 break;
             }
         }
         return found;
+    }
+
+    private static boolean repeats(Neighbour candidate, String outcome, List<Neighbour> taken,
+            List<String> takenOutcomes, double duplicateSimilarity) {
+        for (int i = 0; i < taken.size(); i++) {
+            if (outcome != null && outcome.equals(takenOutcomes.get(i))
+                    && candidate.cosine(taken.get(i)) >= duplicateSimilarity) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** What a memory is embedded from: its title, description and content together. */
@@ -109,6 +175,21 @@ public final class SearchRule {
             text.append(". ").append(description);
         }
         return text.append(". ").append(content).toString();
+    }
+
+    /**
+     * A vector read from pgvector as {@code embedding::real[]}, which the reactive client decodes in binary (cheaper
+     * than parsing the text form); null stays null.
+     */
+    public static float[] vectorOf(Float[] values) {
+        if (values == null) {
+            return null;
+        }
+        float[] vector = new float[values.length];
+        for (int i = 0; i < values.length; i++) {
+            vector[i] = values[i];
+        }
+        return vector;
     }
 
     /** A vector in pgvector's text form, {@code [0.1,0.2,...]}, to be cast with {@code ::vector} in SQL. */

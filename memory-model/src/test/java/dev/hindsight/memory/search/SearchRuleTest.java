@@ -14,11 +14,18 @@ import org.junit.jupiter.api.Test;
 
 class SearchRuleTest {
 
-    private record Memory(String name, double confidence, MemoryOrigin origin) {
+    private record Memory(String name, double confidence, MemoryOrigin origin, String outcome) {
         Memory(String name, double confidence) {
-            this(name, confidence, MemoryOrigin.EXPLICIT);
+            this(name, confidence, MemoryOrigin.EXPLICIT, "success");
+        }
+
+        Memory(String name, double confidence, MemoryOrigin origin) {
+            this(name, confidence, origin, "success");
         }
     }
+
+    private static final SearchRule.Facts<Memory> FACTS =
+            SearchRule.Facts.of(Memory::confidence, Memory::origin, Memory::outcome);
 
     private record Hit(String name, double similarity, boolean probation) {
         Hit(String name, double similarity) {
@@ -26,8 +33,8 @@ class SearchRuleTest {
         }
     }
 
-    private static final SearchRule.Policy NO_PROBATION = new SearchRule.Policy(0.7, 0);
-    private static final SearchRule.Policy ONE_ON_PROBATION = new SearchRule.Policy(0.7, 1);
+    private static final SearchRule.Policy NO_PROBATION = new SearchRule.Policy(0.7, 0, 0.9);
+    private static final SearchRule.Policy ONE_ON_PROBATION = new SearchRule.Policy(0.7, 1, 0.9);
 
     private static final UUID A = UUID.randomUUID();
     private static final UUID B = UUID.randomUUID();
@@ -58,7 +65,7 @@ class SearchRuleTest {
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.8), B, new Memory("b", 0.69),
                 D, new Memory("d", 0.7));
 
-        List<Hit> hits = SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, ONE_ON_PROBATION, 10,
+        List<Hit> hits = SearchRule.rank(neighbours, memories, FACTS, ONE_ON_PROBATION, 10,
                 (m, similarity, probation) -> new Hit(m.name(), similarity, probation));
 
         assertThat(hits).containsExactly(new Hit("d", 0.8), new Hit("a", 0.61));
@@ -69,9 +76,9 @@ class SearchRuleTest {
         List<Neighbour> neighbours = List.of(new Neighbour(A, 0.9), new Neighbour(B, 0.8), new Neighbour(C, 0.7));
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.1), B, new Memory("b", 0.9), C, new Memory("c", 0.9));
 
-        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, NO_PROBATION, 1,
+        assertThat(SearchRule.rank(neighbours, memories, FACTS, NO_PROBATION, 1,
                 (m, s, p) -> m.name())).containsExactly("b");
-        assertThat(SearchRule.rank(List.of(), memories, Memory::confidence, Memory::origin, NO_PROBATION, 5,
+        assertThat(SearchRule.rank(List.of(), memories, FACTS, NO_PROBATION, 5,
                 (m, s, p) -> m.name())).isEmpty();
     }
 
@@ -107,15 +114,15 @@ class SearchRuleTest {
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.8), B, new Memory("b", 0.6, MemoryOrigin.DISTILLED),
                 C, new Memory("c", 0.65, MemoryOrigin.DISTILLED), D, new Memory("d", 0.75), e, new Memory("e", 0.9));
 
-        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, ONE_ON_PROBATION, 3,
+        assertThat(SearchRule.rank(neighbours, memories, FACTS, ONE_ON_PROBATION, 3,
                 (m, s, p) -> new Hit(m.name(), s, p)))
                 .as("one slot: b, the most similar on probation, in its place; c waits; e is displaced")
                 .containsExactly(new Hit("a", 0.9), new Hit("b", 0.85, true), new Hit("d", 0.75));
-        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin,
-                new SearchRule.Policy(0.7, 2), 5, (m, s, p) -> new Hit(m.name(), s, p)))
+        assertThat(SearchRule.rank(neighbours, memories, FACTS,
+                new SearchRule.Policy(0.7, 2, 0.9), 5, (m, s, p) -> new Hit(m.name(), s, p)))
                 .containsExactly(new Hit("a", 0.9), new Hit("b", 0.85, true), new Hit("c", 0.8, true),
                         new Hit("d", 0.75), new Hit("e", 0.7));
-        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, NO_PROBATION, 3,
+        assertThat(SearchRule.rank(neighbours, memories, FACTS, NO_PROBATION, 3,
                 (m, s, p) -> new Hit(m.name(), s, p)))
                 .containsExactly(new Hit("a", 0.9), new Hit("d", 0.75), new Hit("e", 0.7));
     }
@@ -126,22 +133,56 @@ class SearchRuleTest {
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.8), B, new Memory("b", 0.8),
                 C, new Memory("c", 0.6, MemoryOrigin.DISTILLED));
 
-        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, ONE_ON_PROBATION, 2,
+        assertThat(SearchRule.rank(neighbours, memories, FACTS, ONE_ON_PROBATION, 2,
                 (m, s, p) -> m.name())).as("c is less similar than both").containsExactly("a", "b");
-        assertThat(SearchRule.rank(neighbours, memories, Memory::confidence, Memory::origin, ONE_ON_PROBATION, 3,
+        assertThat(SearchRule.rank(neighbours, memories, FACTS, ONE_ON_PROBATION, 3,
                 (m, s, p) -> m.name())).as("room for it").containsExactly("a", "b", "c");
 
         Map<UUID, Memory> distilledFirst = Map.of(A, new Memory("a", 0.6, MemoryOrigin.DISTILLED),
                 B, new Memory("b", 0.8), C, new Memory("c", 0.8));
-        assertThat(SearchRule.rank(neighbours, distilledFirst, Memory::confidence, Memory::origin, ONE_ON_PROBATION,
+        assertThat(SearchRule.rank(neighbours, distilledFirst, FACTS, ONE_ON_PROBATION,
                 1, (m, s, p) -> m.name())).as("a one-result answer is always a confident memory")
                 .containsExactly("b");
-        assertThat(SearchRule.rank(neighbours, distilledFirst, Memory::confidence, Memory::origin, ONE_ON_PROBATION,
+        assertThat(SearchRule.rank(neighbours, distilledFirst, FACTS, ONE_ON_PROBATION,
                 2, (m, s, p) -> m.name())).containsExactly("a", "b");
-        assertThat(SearchRule.rank(List.of(new Neighbour(A, 0.9)), distilledFirst, Memory::confidence,
-                Memory::origin, ONE_ON_PROBATION, 5, (m, s, p) -> m.name()))
+        assertThat(SearchRule.rank(List.of(new Neighbour(A, 0.9)), distilledFirst, FACTS, ONE_ON_PROBATION, 5, (m, s, p) -> m.name()))
                 .as("alone among the neighbours, it is still shown: the slot is not tied to other results")
                 .containsExactly("a");
+    }
+
+    @Test
+    void aNearDuplicateOfAResultWithTheSameOutcomeTakesNoPlace() {
+        UUID e = UUID.randomUUID();
+        // a and b say the same thing (cosine 0.995); c is b's opposite lesson, as alike but a failure; d differs.
+        List<Neighbour> neighbours = List.of(new Neighbour(A, 0.9, new float[] {1, 0.1f, 0}),
+                new Neighbour(B, 0.88, new float[] {1, 0, 0}), new Neighbour(C, 0.87, new float[] {1, 0, 0.01f}),
+                new Neighbour(D, 0.6, new float[] {0, 1, 0}), new Neighbour(e, 0.5, new float[] {0, 0, 1}));
+        Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.8), B, new Memory("b", 0.9),
+                C, new Memory("c", 0.8, MemoryOrigin.EXPLICIT, "failure"), D, new Memory("d", 0.8),
+                e, new Memory("e", 0.8));
+
+        assertThat(SearchRule.rank(neighbours, memories, FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
+                .as("b repeats a and is skipped; c's outcome differs; d fills the place").containsExactly("a", "c", "d");
+        assertThat(SearchRule.rank(neighbours, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01), 3,
+                (m, s, p) -> m.name())).as("collapsing off").containsExactly("a", "b", "c");
+        assertThat(SearchRule.rank(neighbours, memories, FACTS, new SearchRule.Policy(0.7, 0, 0.996), 3,
+                (m, s, p) -> m.name())).as("just below the threshold").containsExactly("a", "b", "c");
+        assertThat(SearchRule.rank(neighbours, Map.of(A, new Memory("a", 0.5), B, new Memory("b", 0.9),
+                D, new Memory("d", 0.8)), FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
+                .as("a memory that is not shown hides nothing").containsExactly("b", "d");
+        List<Neighbour> withoutVectors = List.of(new Neighbour(A, 0.9), new Neighbour(B, 0.88));
+        assertThat(SearchRule.rank(withoutVectors, memories, FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
+                .containsExactly("a", "b");
+    }
+
+    @Test
+    void cosineComparesDirectionsWhateverTheLength() {
+        Neighbour x = new Neighbour(A, 0, new float[] {3, 4});
+        assertThat(x.cosine(new Neighbour(B, 0, new float[] {6, 8}))).isCloseTo(1.0, within(1e-9));
+        assertThat(x.cosine(new Neighbour(B, 0, new float[] {-4, 3}))).isCloseTo(0.0, within(1e-9));
+        assertThat(x.cosine(new Neighbour(B, 0, new float[] {0, 0}))).isZero();
+        assertThat(x.cosine(new Neighbour(B, 0))).isZero();
+        assertThat(x.cosine(new Neighbour(B, 0, new float[] {1, 2, 3}))).isZero();
     }
 
     @Test
@@ -150,6 +191,12 @@ class SearchRuleTest {
                 .isEqualTo("Retry. with backoff. Wait 1 s, then 2 s.");
         assertThat(SearchRule.embeddingText("Retry", " ", "Wait.")).isEqualTo("Retry. Wait.");
         assertThat(SearchRule.embeddingText("Retry", null, "Wait.")).isEqualTo("Retry. Wait.");
+    }
+
+    @Test
+    void aVectorReadAsRealArrayBecomesFloats() {
+        assertThat(SearchRule.vectorOf(new Float[] {0.5f, -1.25f})).containsExactly(0.5f, -1.25f);
+        assertThat(SearchRule.vectorOf(null)).isNull();
     }
 
     @Test

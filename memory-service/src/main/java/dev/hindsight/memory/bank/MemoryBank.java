@@ -128,9 +128,9 @@ public class MemoryBank {
     }
 
     private List<Found> rank(List<Neighbour> neighbours, Map<UUID, MemoryRow> memories, int limit) {
-        return SearchRule.rank(neighbours, memories, MemoryRow::confidence, MemoryRow::origin,
-                new SearchRule.Policy(config.search().minConfidence(), config.search().probationSlots()), limit,
-                Found::new);
+        return SearchRule.rank(neighbours, memories, MemoryRow.FACTS, new SearchRule.Policy(
+                config.search().minConfidence(), config.search().probationSlots(),
+                config.search().duplicateSimilarity()), limit, Found::new);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.hindsight.memory.confidence.ConfidenceModel;
 import dev.hindsight.memory.confidence.MemoryOrigin;
 import dev.hindsight.memory.confidence.ProjectWeights;
 import dev.hindsight.memory.confidence.SignalCounts;
+import dev.hindsight.memory.search.SearchRule;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -15,6 +16,10 @@ import java.util.UUID;
 public record MemoryRow(UUID id, String tenant, String project, MemoryOrigin origin, String title, String description,
         String content, String outcome, List<String> tags, List<String> sourceSessionIds, SignalCounts counts,
         ProjectWeights weights, Instant createdAt, Instant updatedAt) {
+
+    /** What the search rule reads of a memory. */
+    public static final SearchRule.Facts<MemoryRow> FACTS =
+            SearchRule.Facts.of(MemoryRow::confidence, MemoryRow::origin, MemoryRow::outcome);
 
     public double confidence() {
         return ConfidenceModel.confidence(origin, counts, weights);

@@ -49,6 +49,13 @@ public interface MemoryConfig {
          */
         @WithDefault(SearchRule.DEFAULT_PROBATION_SLOTS)
         int probationSlots();
+
+        /**
+         * A candidate this similar (cosine) to a result already in the answer, with the same outcome, is a
+         * near-duplicate and is skipped (design.md § Semantic search). Above 1 turns collapsing off.
+         */
+        @WithDefault(SearchRule.DEFAULT_DUPLICATE_SIMILARITY)
+        double duplicateSimilarity();
     }
 
     interface Distill {

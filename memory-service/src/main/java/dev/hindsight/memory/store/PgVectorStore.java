@@ -28,7 +28,7 @@ public class PgVectorStore implements VectorStore {
             ON CONFLICT (memory_id) DO UPDATE SET model_id = EXCLUDED.model_id, embedding = EXCLUDED.embedding
             WHERE memory_vector.tenant_id = EXCLUDED.tenant_id""";
     private static final String NEAREST = """
-            SELECT memory_id, 1 - (embedding <=> $4::vector) AS similarity
+            SELECT memory_id, 1 - (embedding <=> $4::vector) AS similarity, embedding::real[]
             FROM memory_vector
             WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
             ORDER BY embedding <=> $4::vector
@@ -66,7 +66,7 @@ public class PgVectorStore implements VectorStore {
         return pool.preparedQuery(NEAREST).execute(Tuple.of(tenant, project, modelId, SearchRule.vectorLiteral(query), k)).map(rows -> {
             List<Neighbour> found = new ArrayList<>(rows.size());
             for (Row row : rows) {
-                found.add(new Neighbour(row.getUUID(0), row.getDouble(1)));
+                found.add(new Neighbour(row.getUUID(0), row.getDouble(1), SearchRule.vectorOf(row.getArrayOfFloats(2))));
             }
             found.sort((a, b) -> Double.compare(b.similarity(), a.similarity()));
             return found;

@@ -105,6 +105,31 @@ class MemoryApiTest {
     }
 
     @Test
+    void nearDuplicatesInOneAnswerAreCollapsedToTheMostSimilar() {
+        String project = Memories.project();
+        String first = Memories.record(TENANT_A, project, "Add jitter to exponential backoff",
+                "Randomise each retry delay so that clients do not retry in step.", "success", List.of())
+                .getString("id");
+        String copy = Memories.record(TENANT_A, project, "Add jitter to the exponential backoff",
+                "Randomise every retry delay so that the clients do not retry in step.", "success", List.of())
+                .getString("id");
+        String opposite = Memories.record(TENANT_A, project, "Add jitter to exponential backoff",
+                "Randomise each retry delay so that clients do not retry in step.", "failure", List.of())
+                .getString("id");
+        String other = Memories.record(TENANT_A, project, "Take locks in one global order",
+                "Two transactions deadlocked because they locked rows in opposite order.", "success", List.of())
+                .getString("id");
+
+        JsonPath found = Memories.search(TENANT_A, project, "clients retry at the same moment", 10, null);
+
+        List<String> ids = found.getList("memories.id", String.class);
+        assertThat(ids).as("one of the two copies, the other lesson, and the failure of the same text")
+                .containsOnlyOnce(opposite, other).hasSize(3);
+        assertThat(ids).containsAnyOf(first, copy).doesNotContainSequence(first, copy);
+        assertThat(ids.contains(first) && ids.contains(copy)).isFalse();
+    }
+
+    @Test
     void feedbackAndOutcomesMoveConfidenceAsTheModelPredicts() {
         String project = Memories.project();
         String id = Memories.record(TENANT_A, project, "Retry flaky integration tests once",

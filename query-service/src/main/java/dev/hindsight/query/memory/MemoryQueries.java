@@ -60,7 +60,7 @@ public class MemoryQueries {
             SELECT project_id, count(*) AS memories, max(recorded_at) AS latest
             FROM {rm}.memory WHERE tenant_id = $1 GROUP BY project_id ORDER BY project_id LIMIT 1000""";
     private static final String NEAREST = """
-            SELECT memory_id, 1 - (embedding <=> $4::vector) AS similarity
+            SELECT memory_id, 1 - (embedding <=> $4::vector) AS similarity, embedding::real[]
             FROM {rm}.memory
             WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
             ORDER BY embedding <=> $4::vector
@@ -112,12 +112,16 @@ public class MemoryQueries {
     public record Page(List<MemoryView> memories, String next) {
     }
 
+    private static final SearchRule.Facts<MemoryView> FACTS =
+            SearchRule.Facts.of(MemoryView::confidence, MemoryView::origin, MemoryView::outcome);
+
     private final Pool pool;
     private final Generations generations;
     private final Embeddings embeddings;
     private final double minConfidence;
     private final int candidatesPerResult;
     private final int probationSlots;
+    private final double duplicateSimilarity;
 
     public MemoryQueries(Pool pool, Generations generations, Embeddings embeddings,
             @ConfigProperty(name = "hindsight.memory.search.min-confidence",
@@ -125,13 +129,16 @@ public class MemoryQueries {
             @ConfigProperty(name = "hindsight.memory.search.candidates-per-result",
                     defaultValue = SearchRule.DEFAULT_CANDIDATES_PER_RESULT) int candidatesPerResult,
             @ConfigProperty(name = "hindsight.memory.search.probation-slots",
-                    defaultValue = SearchRule.DEFAULT_PROBATION_SLOTS) int probationSlots) {
+                    defaultValue = SearchRule.DEFAULT_PROBATION_SLOTS) int probationSlots,
+            @ConfigProperty(name = "hindsight.memory.search.duplicate-similarity",
+                    defaultValue = SearchRule.DEFAULT_DUPLICATE_SIMILARITY) double duplicateSimilarity) {
         this.pool = pool;
         this.generations = generations;
         this.embeddings = embeddings;
         this.minConfidence = minConfidence;
         this.candidatesPerResult = candidatesPerResult;
         this.probationSlots = probationSlots;
+        this.duplicateSimilarity = duplicateSimilarity;
     }
 
     public Uni<List<Project>> projects(String tenant) {
@@ -209,13 +216,16 @@ public class MemoryQueries {
                 .preparedQuery(rm.sql(NEAREST))
                 .execute(Tuple.of(tenant, project, embeddings.modelId(), SearchRule.vectorLiteral(vector), candidates))
                 .chain(rows -> {
+                    // Each neighbour's own vector comes along, as memory-service's search reads it, to collapse
+                    // near-duplicates.
                     List<Neighbour> neighbours = new ArrayList<>(rows.size());
                     for (Row row : rows) {
-                        neighbours.add(new Neighbour(row.getUUID(0), row.getDouble(1)));
+                        neighbours.add(new Neighbour(row.getUUID(0), row.getDouble(1),
+                                SearchRule.vectorOf(row.getArrayOfFloats(2))));
                     }
                     return byIds(rm, tenant, neighbours.stream().map(Neighbour::memoryId).toList())
-                            .map(found -> SearchRule.rank(neighbours, found, MemoryView::confidence,
-                                    MemoryView::origin, new SearchRule.Policy(minConfidence, probationSlots), limit,
+                            .map(found -> SearchRule.rank(neighbours, found, FACTS,
+                                    new SearchRule.Policy(minConfidence, probationSlots, duplicateSimilarity), limit,
                                     Hit::new));
                 })));
     }
