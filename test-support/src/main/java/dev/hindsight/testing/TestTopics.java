@@ -48,6 +48,49 @@ public final class TestTopics {
      */
     public static <T extends SpecificRecord> List<ConsumerRecord<String, T>> read(String topic, Class<T> type,
             Predicate<T> filter, int count, Duration timeout) {
+        List<ConsumerRecord<String, T>> matches = new ArrayList<>();
+        scan(topic, type, timeout, record -> {
+            if (filter.test(record.value())) {
+                matches.add(record);
+            }
+            return matches.size() >= count;
+        });
+        return matches;
+    }
+
+    /**
+     * Reads {@code topic} from the beginning until a record matches {@code marker}, and returns every record before it
+     * that matches {@code filter}, and the marker. This is how a test proves an absence without waiting an arbitrary
+     * time: publish a marker after the event that must not exist, on the same key (so the same partition, in order);
+     * once the marker is read, anything published before it has been read too. Fails when the marker does not come
+     * within {@code timeout}.
+     */
+    public static <T extends SpecificRecord> List<ConsumerRecord<String, T>> readUntil(String topic, Class<T> type,
+            Predicate<T> filter, Predicate<T> marker, Duration timeout) {
+        List<ConsumerRecord<String, T>> matches = new ArrayList<>();
+        boolean[] seen = {false};
+        boolean found = scan(topic, type, timeout, record -> {
+            if (!seen[0]) {
+                seen[0] = marker.test(record.value());
+                if (seen[0] || filter.test(record.value())) {
+                    matches.add(record);
+                }
+            }
+            return seen[0];
+        });
+        if (!found) {
+            throw new AssertionError("The marker was not read from " + topic + " within " + timeout);
+        }
+        return matches;
+    }
+
+    /**
+     * Reads {@code topic} from the beginning, showing {@code done} every record, until it has said true (then finishes
+     * the batch in hand, so a duplicate right behind a match is seen too, and answers true) or {@code timeout} passes
+     * (false).
+     */
+    private static <T extends SpecificRecord> boolean scan(String topic, Class<T> type, Duration timeout,
+            Predicate<ConsumerRecord<String, T>> done) {
         Map<String, Object> config = new HashMap<>(readerConfig(AvroKafkaDeserializer.class));
         config.put("apicurio.registry.url", TestRegistry.url());
         config.put("apicurio.registry.use-specific-avro-reader", false);
@@ -57,24 +100,22 @@ public final class TestTopics {
         specific.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
         specific.addLogicalTypeConversion(new TimeConversions.DateConversion());
         specific.addLogicalTypeConversion(new Conversions.UUIDConversion());
-        List<ConsumerRecord<String, T>> matches = new ArrayList<>();
         try (KafkaConsumer<String, GenericRecord> consumer = new KafkaConsumer<>(config)) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (matches.size() < count && System.nanoTime() < deadline) {
+            boolean finished = false;
+            while (!finished && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, GenericRecord> record : consumer.poll(Duration.ofMillis(200))) {
                     if (record.value() == null) {
                         continue;
                     }
                     T value = toSpecific(record.value(), type, specific);
-                    if (filter.test(value)) {
-                        matches.add(new ConsumerRecord<>(record.topic(), record.partition(), record.offset(),
-                                record.key(), value));
-                    }
+                    finished |= done.test(new ConsumerRecord<>(record.topic(), record.partition(), record.offset(),
+                            record.key(), value));
                 }
             }
+            return finished;
         }
-        return matches;
     }
 
     /**

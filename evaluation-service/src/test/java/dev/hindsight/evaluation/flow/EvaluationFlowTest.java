@@ -195,10 +195,9 @@ class EvaluationFlowTest {
 
         SessionSummarized sessionSummary = insight(session, SessionSummarized.class);
         assertThat(sessionSummary.getSummary()).containsIgnoringCase("buy 10 NVDA");
-        // The user's message is never summarized.
-        assertThat(TestTopics.read(INSIGHTS, InsightEvent.class, e -> e.getSessionId().equals(session)
-                && e.getPayload() instanceof MessageSummarized m && m.getMessageIndex() == 0, 1, Duration.ofSeconds(2)))
-                .isEmpty();
+        // The user's message is never summarized: every message summary of the session comes before its session
+        // summary (one key, one partition, in order), and only message 1's is there.
+        assertThat(messageSummariesBeforeTheSessionSummary(session)).containsExactly(1);
     }
 
     @Test
@@ -207,12 +206,14 @@ class EvaluationFlowTest {
         TestEvents.session("tenant-a", session,
                 SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(SEED_TIME).build(),
                 message(1, MessageRole.ASSISTANT, "I recommend restarting the service because the cache is stale."),
-                message(1, MessageRole.ASSISTANT, "I will delete the database because it is slow."));
+                message(1, MessageRole.ASSISTANT, "I will delete the database because it is slow."),
+                SessionCompleted.newBuilder().setOutcome(SessionOutcome.SUCCESS)
+                        .setCompletedAt(SEED_TIME.plusSeconds(60)).build());
 
         assertThat(insight(session, MessageSummarized.class).getSummary()).contains("restarting the service");
-        // Only the first message at an index is recorded, so only it is summarized (an exact count: read for a while).
-        assertThat(TestTopics.read(INSIGHTS, InsightEvent.class, e -> e.getSessionId().equals(session)
-                && e.getPayload() instanceof MessageSummarized, 2, Duration.ofSeconds(2))).hasSize(1);
+        // Only the first message at an index is recorded, so only it is summarized: an exact count, complete once the
+        // session summary (published after every message's) has been read.
+        assertThat(messageSummariesBeforeTheSessionSummary(session)).containsExactly(1);
     }
 
     @Test
@@ -250,6 +251,15 @@ class EvaluationFlowTest {
                         && s.getRevision() == revision, 1, WAIT);
         assertThat(found).as("revision %d of %s", revision, decisionSetId).hasSize(1);
         return (ShadowEvaluationCompleted) found.get(0).value().getPayload();
+    }
+
+    /** The indexes of the session's message summaries published before its session summary, in order. */
+    private static List<Integer> messageSummariesBeforeTheSessionSummary(String sessionId) {
+        return TestTopics.readUntil(INSIGHTS, InsightEvent.class,
+                e -> e.getSessionId().equals(sessionId) && e.getPayload() instanceof MessageSummarized,
+                e -> e.getSessionId().equals(sessionId) && e.getPayload() instanceof SessionSummarized, WAIT).stream()
+                .map(r -> r.value().getPayload()).filter(MessageSummarized.class::isInstance)
+                .map(p -> ((MessageSummarized) p).getMessageIndex()).toList();
     }
 
     private static <T> T insight(String sessionId, Class<T> type) {

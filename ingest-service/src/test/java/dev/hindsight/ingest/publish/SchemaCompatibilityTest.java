@@ -32,22 +32,36 @@ class SchemaCompatibilityTest {
     }
 
     @Test
-    void registryRejectsAFieldAddedWithoutDefault() {
+    void registryRejectsAFieldAddedWithoutDefault() throws Exception {
+        // On the real artifact: a refused version changes nothing that the serializers read.
         Schema current = HindsightTopic.REASONING.valueSchema();
-        Schema incompatible = withExtraField(current, false);
+        String artifact = HindsightTopic.REASONING.valueArtifactId();
+        int before = versions(artifact);
         SchemaRegistrar registrar = new SchemaRegistrar(registryUrl);
 
-        assertThatThrownBy(() -> registrar.addVersionIfNew("default", HindsightTopic.REASONING.valueArtifactId(),
-                incompatible))
+        assertThatThrownBy(() -> registrar.addVersionIfNew("default", artifact, withExtraField(current, false)))
                 .isInstanceOf(SchemaRegistrar.IncompatibleSchemaException.class);
+        assertThat(versions(artifact)).isEqualTo(before);
     }
 
     @Test
-    void registryAcceptsAFieldAddedWithDefault() {
-        Schema compatible = withExtraField(HindsightTopic.SIGNALS.valueSchema(), true);
+    void registryAcceptsAFieldAddedWithDefault() throws Exception {
+        // On an artifact of this test's own, registered as ingest registers the signals topic's: a new version here
+        // would otherwise become the latest one every serializer of the shared registry writes with.
+        String artifact = "compatibility-test-" + java.util.UUID.randomUUID();
         SchemaRegistrar registrar = new SchemaRegistrar(registryUrl);
+        registrar.register("default", artifact, HindsightTopic.SIGNALS.valueSchema());
+        assertThat(registrar.compatibilityOf("default", artifact)).isEqualTo("BACKWARD_TRANSITIVE");
 
-        registrar.addVersionIfNew("default", HindsightTopic.SIGNALS.valueArtifactId(), compatible);
+        registrar.addVersionIfNew("default", artifact, withExtraField(HindsightTopic.SIGNALS.valueSchema(), true));
+
+        assertThat(versions(artifact)).isEqualTo(2);
+        assertThat(latest(artifact)).contains("\"added_in_test\"");
+        assertThatThrownBy(() -> registrar.addVersionIfNew("default", artifact,
+                withExtraField(HindsightTopic.SIGNALS.valueSchema(), false)))
+                .as("the same field without a default, against both versions")
+                .isInstanceOf(SchemaRegistrar.IncompatibleSchemaException.class);
+        assertThat(versions(artifact)).isEqualTo(2);
     }
 
     @Test
@@ -69,6 +83,14 @@ class SchemaCompatibilityTest {
                 .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         return new com.fasterxml.jackson.databind.ObjectMapper().readTree(answer.body()).path("count").asInt();
+    }
+
+    private String latest(String artifact) throws Exception {
+        var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(registryUrl + "/groups/default/artifacts/" + artifact
+                        + "/versions/branch=latest/content")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        return answer.body();
     }
 
     /** The envelope plus a new string field, with or without a default; a new reader of old events needs one. */

@@ -67,9 +67,9 @@ class SessionResourceTest {
         ExtractableResponse<Response> accepted = given().contentType(ContentType.JSON)
                 .header("Authorization", TestTenants.TENANT_A.bearer())
                 .body("""
-                        {"kind": "trading", "started_at": "2025-10-02T10:00:00Z", "tenant_id": "ignored",
+                        {"kind": "trading", "started_at": "2025-10-02T10:00:00Z",
                          "trading": {"job_id": "%s", "date": "2025-10-02", "model": "gpt-5"}}"""
-                        .formatted(jobId).replace("\"tenant_id\": \"ignored\",", ""))
+                        .formatted(jobId))
                 .when().post("/v1/sessions")
                 .then().statusCode(202)
                 .body("session_id", notNullValue())
@@ -94,6 +94,32 @@ class SessionResourceTest {
         assertThat(started.getKind()).isEqualTo(SessionKind.TRADING);
         assertThat(started.getTrading().getJobId()).isEqualTo(jobId);
         assertThat(started.getTrading().getDate()).isEqualTo(LocalDate.of(2025, 10, 2));
+    }
+
+    @Test
+    void aTenantNamedInTheBodyIsRefusedAndNothingIsPublished() {
+        // The tenant is the key's; a body that names one (here another tenant's) is refused, never obeyed.
+        String jobId = UUID.randomUUID().toString();
+        given().contentType(ContentType.JSON).header("Authorization", TestTenants.TENANT_A.bearer())
+                .body("""
+                        {"kind": "trading", "started_at": "2025-10-02T10:00:00Z", "tenant_id": "tenant-b",
+                         "trading": {"job_id": "%s", "date": "2025-10-02", "model": "gpt-5"}}""".formatted(jobId))
+                .when().post("/v1/sessions")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("errors.field", hasItem("tenant_id"));
+
+        // A later valid start of the same job is the only event about it.
+        String accepted = given().contentType(ContentType.JSON).header("Authorization", TestTenants.TENANT_A.bearer())
+                .body("""
+                        {"kind": "trading", "trading": {"job_id": "%s", "date": "2025-10-02", "model": "gpt-5"}}"""
+                        .formatted(jobId))
+                .when().post("/v1/sessions").then().statusCode(202).extract().path("receipts[0].event_id");
+        List<ConsumerRecord<String, ReasoningEvent>> aboutTheJob = TestTopics.readUntil(TOPIC, ReasoningEvent.class,
+                (ReasoningEvent e) -> e.getPayload() instanceof SessionStarted started && started.getTrading() != null
+                        && jobId.equals(started.getTrading().getJobId()),
+                (ReasoningEvent e) -> e.getHeader().getEventId().toString().equals(accepted), Duration.ofSeconds(20));
+        assertThat(aboutTheJob).hasSize(1);
+        assertThat(aboutTheJob.get(0).value().getHeader().getTenantId()).isEqualTo("tenant-a");
     }
 
     @Test

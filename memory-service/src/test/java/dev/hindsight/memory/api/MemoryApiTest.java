@@ -187,10 +187,11 @@ class MemoryApiTest {
         String project = Memories.project();
         String id = Memories.record(TENANT_A, project, "Restart the build server when Maven hangs",
                 "If the build hangs, restart the CI agent.", "success", List.of()).getString("id");
-        double confidence = 0.8;
-        while (confidence >= 0.7) {
-            confidence = Memories.feedback(TENANT_A, id, false).getDouble("new_confidence");
-        }
+        // Beta(4, 1) and an explicit weight of 0.7: one unhelpful rating leaves it searchable, a second does not.
+        assertThat(Memories.feedback(TENANT_A, id, false).getDouble("new_confidence")).isEqualTo(0.7018);
+        assertThat(Memories.search(TENANT_A, project, "maven build hangs on the server", null, null)
+                .getList("memories.id", String.class)).containsExactly(id);
+        assertThat(Memories.feedback(TENANT_A, id, false).getDouble("new_confidence")).isLessThan(0.7);
         assertThat(Memories.search(TENANT_A, project, "maven build hangs on the server", null, null)
                 .getList("memories")).isEmpty();
         assertThat(Memories.get(TENANT_A, id).getDouble("confidence")).isLessThan(0.7);

@@ -62,6 +62,9 @@ class MemoryFlowTest {
     @Inject
     Embedder embedder;
 
+    @Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
+
     @Test
     void aCompletedDebuggingSessionIsDistilledAndALaterSimilarOneIsMergedIntoIt() {
         String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
@@ -186,13 +189,27 @@ class MemoryFlowTest {
                 .body(Map.of("succeeded", false)).post("/v1/memories/{id}/outcome", id).then().statusCode(200);
         JsonPath before = get(id);
 
-        // Everything recorded so far counts as "older than the retention" for this rollup.
-        int rolled = rollup.rollUp(Instant.now().plus(1, ChronoUnit.DAYS)).await().atMost(Duration.ofSeconds(30));
+        assertThat(signalRows(id)).as("individual signals before the rollup").containsExactly(2L, 0L);
 
-        assertThat(rolled).isPositive();
+        // Everything recorded so far counts as "older than the retention" for this rollup.
+        rollup.rollUp(Instant.now().plus(1, ChronoUnit.DAYS)).await().atMost(Duration.ofSeconds(30));
+
+        // This memory's own signals were folded: none individual, one aggregate holding both.
+        assertThat(signalRows(id)).as("individual signals and aggregate rows after").containsExactly(0L, 1L);
         JsonPath after = get(id);
         assertThat(after.getDouble("confidence")).isEqualTo(before.getDouble("confidence"));
         assertThat(after.getMap("signals")).isEqualTo(before.getMap("signals"));
+    }
+
+    /** This memory's individual signal rows and aggregate rows, read from memory-service's database. */
+    private List<Long> signalRows(String id) {
+        return pool.preparedQuery("""
+                        SELECT (SELECT count(*) FROM memory_signal WHERE memory_id = $1),
+                               (SELECT count(*) FROM memory_signal_aggregate WHERE memory_id = $1)""")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(UUID.fromString(id))).map(rows -> {
+                    var row = rows.iterator().next();
+                    return List.of(row.getLong(0), row.getLong(1));
+                }).await().atMost(Duration.ofSeconds(10));
     }
 
     private static void debugSession(String session, String project) {

@@ -44,4 +44,28 @@ class LeaderboardStatsTest {
         assertThat(LeaderboardStats.recommend(10, LeaderboardStats.interval(10, 0.6, 0.01), 30))
                 .isEqualTo(Recommendation.KEEP_SHADOWING);
     }
+
+    @Test
+    void theBoundariesAreExact() {
+        Interval clearlyBetter = new Interval(0.2, 0.1, 0.3);
+        // Exactly the minimum number of evaluations is enough; one fewer is not.
+        assertThat(LeaderboardStats.recommend(30, clearlyBetter, 30)).isEqualTo(Recommendation.PROMOTE);
+        assertThat(LeaderboardStats.recommend(29, clearlyBetter, 30)).isEqualTo(Recommendation.KEEP_SHADOWING);
+        // An interval that touches zero is not significant either way: promotion needs low > 0, refusal high < 0.
+        assertThat(LeaderboardStats.recommend(30, new Interval(0.1, 0.0, 0.2), 30))
+                .isEqualTo(Recommendation.INCONCLUSIVE);
+        assertThat(LeaderboardStats.recommend(30, new Interval(0.1, Math.ulp(0.0), 0.2), 30))
+                .isEqualTo(Recommendation.PROMOTE);
+        assertThat(LeaderboardStats.recommend(30, new Interval(-0.1, -0.2, 0.0), 30))
+                .isEqualTo(Recommendation.INCONCLUSIVE);
+        assertThat(LeaderboardStats.recommend(30, new Interval(-0.1, -0.2, -Math.ulp(0.0)), 30))
+                .isEqualTo(Recommendation.DO_NOT_PROMOTE);
+        // No interval (fewer than two observations, or no spread known) is never a recommendation.
+        assertThat(LeaderboardStats.recommend(30, new Interval(0.2, null, null), 30))
+                .isEqualTo(Recommendation.KEEP_SHADOWING);
+        // Two observations are the fewest with an interval.
+        assertThat(LeaderboardStats.interval(2, 0.5, 0.1).low()).isCloseTo(0.5 - 12.7062 * 0.1 / Math.sqrt(2),
+                within(0.001));
+        assertThat(LeaderboardStats.interval(2, 0.5, Double.NaN).low()).isNull();
+    }
 }
