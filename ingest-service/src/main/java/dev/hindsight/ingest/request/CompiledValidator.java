@@ -113,6 +113,14 @@ public final class CompiledValidator<T> {
         return (Optional<CompiledValidator<T>>) (Optional<?>) known;
     }
 
+    /**
+     * Forgets every compiled validator, for tests that must compile afresh: mutation testing changes the compiling
+     * code between tests, and a validator compiled before would hide the change.
+     */
+    static void forgetCompiled() {
+        COMPILED.clear();
+    }
+
     /** Every constraint violation of {@code value}, with snake_case paths as the producer wrote them. */
     public List<FieldError> validate(T value) {
         List<FieldError> errors = new ArrayList<>();

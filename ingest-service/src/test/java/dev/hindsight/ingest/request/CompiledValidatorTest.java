@@ -38,6 +38,11 @@ class CompiledValidatorTest {
     private static final Comparator<FieldError> ORDER = Comparator.comparing(FieldError::field)
             .thenComparing(FieldError::message);
 
+    @org.junit.jupiter.api.BeforeEach
+    void compileAfresh() {
+        CompiledValidator.forgetCompiled();
+    }
+
     @Test
     void messagesAreReportedAsHibernateValidatorReportsThem() {
         agreesOn(AppendMessagesRequest.class, 2000);

@@ -72,8 +72,16 @@ class SignalCountsTest {
 
     @Test
     void negative_counts_are_refused() {
+        assertThatThrownBy(() -> new SignalCounts(-1, 0, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("explicitPositive");
         assertThatThrownBy(() -> new SignalCounts(0, -1, 0, 0, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("explicitNegative");
+        assertThatThrownBy(() -> new SignalCounts(0, 0, -1, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("usage");
+        assertThatThrownBy(() -> new SignalCounts(0, 0, 0, -1, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("outcomePositive");
+        assertThatThrownBy(() -> new SignalCounts(0, 0, 0, 0, -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("outcomeNegative");
     }
 
     @Test

@@ -170,6 +170,10 @@ class SearchRuleTest {
         assertThat(SearchRule.rank(neighbours, Map.of(A, new Memory("a", 0.5), B, new Memory("b", 0.9),
                 D, new Memory("d", 0.8)), FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
                 .as("a memory that is not shown hides nothing").containsExactly("b", "d");
+        List<Neighbour> identical = List.of(new Neighbour(A, 0.9, new float[] {1, 0, 0}),
+                new Neighbour(B, 0.88, new float[] {1, 0, 0}));
+        assertThat(SearchRule.rank(identical, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.0), 3,
+                (m, s, p) -> m.name())).as("a cosine equal to the threshold repeats").containsExactly("a");
         List<Neighbour> withoutVectors = List.of(new Neighbour(A, 0.9), new Neighbour(B, 0.88));
         assertThat(SearchRule.rank(withoutVectors, memories, FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
                 .containsExactly("a", "b");

@@ -19,6 +19,21 @@ class LeaderboardStatsTest {
         assertThat(LeaderboardStats.tQuantile975(df)).isCloseTo(expected, within(0.002));
     }
 
+    /** Beyond the table, the expansion against quantiles to six decimals (R's qt(0.975, df)). */
+    @ParameterizedTest
+    @CsvSource({"11, 2.200985", "12, 2.178813", "15, 2.131450", "20, 2.085963", "30, 2.042272", "60, 2.000298",
+            "120, 1.979930"})
+    void theExpansionIsWithinItsStatedErrorBeyondTheTable(long df, double exact) {
+        assertThat(LeaderboardStats.tQuantile975(df)).isCloseTo(exact, within(1e-5));
+    }
+
+    @Test
+    void degreesOfFreedomStartAtOne() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LeaderboardStats.tQuantile975(0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(LeaderboardStats.tQuantile975(10)).as("the table's last row").isEqualTo(2.2281);
+    }
+
     @Test
     void intervalOfAMean() {
         // n=25, sd=0.5: half width = 2.0639 * 0.5 / 5 = 0.2064
