@@ -49,7 +49,7 @@ public final class TestTopics {
     public static <T extends SpecificRecord> List<ConsumerRecord<String, T>> read(String topic, Class<T> type,
             Predicate<T> filter, int count, Duration timeout) {
         List<ConsumerRecord<String, T>> matches = new ArrayList<>();
-        scan(topic, type, timeout, record -> {
+        scan(TestKafka.bootstrapServers(), topic, type, timeout, record -> {
             if (filter.test(record.value())) {
                 matches.add(record);
             }
@@ -67,9 +67,15 @@ public final class TestTopics {
      */
     public static <T extends SpecificRecord> List<ConsumerRecord<String, T>> readUntil(String topic, Class<T> type,
             Predicate<T> filter, Predicate<T> marker, Duration timeout) {
+        return readUntil(TestKafka.bootstrapServers(), topic, type, filter, marker, timeout);
+    }
+
+    /** {@link #readUntil(String, Class, Predicate, Predicate, Duration)} on another broker than the shared one. */
+    public static <T extends SpecificRecord> List<ConsumerRecord<String, T>> readUntil(String bootstrapServers,
+            String topic, Class<T> type, Predicate<T> filter, Predicate<T> marker, Duration timeout) {
         List<ConsumerRecord<String, T>> matches = new ArrayList<>();
         boolean[] seen = {false};
-        boolean found = scan(topic, type, timeout, record -> {
+        boolean found = scan(bootstrapServers, topic, type, timeout, record -> {
             if (!seen[0]) {
                 seen[0] = marker.test(record.value());
                 if (seen[0] || filter.test(record.value())) {
@@ -89,9 +95,9 @@ public final class TestTopics {
      * the batch in hand, so a duplicate right behind a match is seen too, and answers true) or {@code timeout} passes
      * (false).
      */
-    private static <T extends SpecificRecord> boolean scan(String topic, Class<T> type, Duration timeout,
-            Predicate<ConsumerRecord<String, T>> done) {
-        Map<String, Object> config = new HashMap<>(readerConfig(AvroKafkaDeserializer.class));
+    private static <T extends SpecificRecord> boolean scan(String bootstrapServers, String topic, Class<T> type,
+            Duration timeout, Predicate<ConsumerRecord<String, T>> done) {
+        Map<String, Object> config = new HashMap<>(readerConfig(bootstrapServers, AvroKafkaDeserializer.class));
         config.put("apicurio.registry.url", TestRegistry.url());
         config.put("apicurio.registry.use-specific-avro-reader", false);
         // Read generic records and convert them here: under @QuarkusTest, Avro's shared SpecificData would resolve
@@ -124,7 +130,8 @@ public final class TestTopics {
      */
     public static <T extends SpecificRecord> List<ConsumerRecord<String, T>> readRecords(String topic,
             Predicate<ConsumerRecord<String, ?>> filter, int count, Duration timeout) {
-        Map<String, Object> config = readerConfig(org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
+        Map<String, Object> config = readerConfig(TestKafka.bootstrapServers(),
+                org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
         List<ConsumerRecord<String, T>> matches = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config)) {
             consumer.subscribe(List.of(topic));
@@ -144,9 +151,9 @@ public final class TestTopics {
     }
 
     /** A fresh consumer group reading from the beginning, committing nothing. */
-    private static Map<String, Object> readerConfig(Class<?> valueDeserializer) {
+    private static Map<String, Object> readerConfig(String bootstrapServers, Class<?> valueDeserializer) {
         return Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
