@@ -64,10 +64,11 @@ public class ChangeFeed {
             if (!lost.compareAndSet(false, true)) {
                 return;
             }
+            // Closed first: no read may find the cache open once this replica has stopped listening.
+            cache.close();
             if (listening == this) {
                 listening = null;
             }
-            cache.close();
             if (close) {
                 connection.close();
             }
