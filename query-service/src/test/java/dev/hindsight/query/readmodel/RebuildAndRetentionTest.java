@@ -180,6 +180,11 @@ class RebuildAndRetentionTest {
 
         TestEvents.session("tenant-b", theirs, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
                 .build());
+        // Theirs is committed, so announced, before ours is even published: the stream hears changes in commit order,
+        // so a leaked announcement of theirs would come before ours, where the check below looks.
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
+                .header("Authorization", TestTenants.TENANT_B.bearer())
+                .when().get("/v1/sessions/" + theirs).then().statusCode(200));
         TestEvents.session("tenant-a", mine, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
                 .build());
 
