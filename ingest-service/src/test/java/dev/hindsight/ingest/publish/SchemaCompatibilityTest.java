@@ -88,7 +88,8 @@ class SchemaCompatibilityTest {
     private String latest(String artifact) throws Exception {
         var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                 java.net.URI.create(registryUrl + "/groups/default/artifacts/" + artifact
-                        + "/versions/branch=latest/content")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                        + "/versions/branch=latest/content")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         return answer.body();
     }

@@ -144,8 +144,8 @@ public class MemoryResource {
         Caller caller = caller();
         return bank.search(caller, project, body.query(), limit, body.sessionId(), "search")
                 .flatMap(found -> bank.orNotFound(caller.tenant(), project, found))
-                .map(found -> new SearchResult(found.stream().map(f -> MemoryJson.of(f.memory(), f.similarity(), f.probation()))
-                        .toList(), found.size()));
+                .map(found -> new SearchResult(found.stream()
+                        .map(f -> MemoryJson.of(f.memory(), f.similarity(), f.probation())).toList(), found.size()));
     }
 
     @DELETE
