@@ -3,6 +3,7 @@ package dev.hindsight.query.console;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.HostAndPort;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
@@ -87,6 +88,18 @@ public class SignInResource {
                 .httpOnly(true).secure(secure).sameSite(NewCookie.SameSite.STRICT).build();
     }
 
+    /**
+     * The host (and port, when the request names one) this request was sent to: HTTP/1.1's Host header, or HTTP/2's
+     * :authority, which has no Host header beside it.
+     */
+    private static String authority(HttpServerRequest request) {
+        HostAndPort authority = request.authority();
+        if (authority == null) {
+            return null;
+        }
+        return authority.port() < 0 ? authority.host() : authority.host() + ":" + authority.port();
+    }
+
     /** Over HTTPS (directly or behind a proxy that says so) the cookie is Secure; over plain HTTP it cannot be. */
     private static boolean secure(HttpServerRequest request) {
         return "https".equalsIgnoreCase(request.scheme())
@@ -104,9 +117,8 @@ public class SignInResource {
         }
         try {
             URI uri = URI.create(origin);
-            String host = request.getHeader("Host");
             String forwarded = request.getHeader("X-Forwarded-Host");
-            String expected = forwarded != null ? forwarded : host;
+            String expected = forwarded != null ? forwarded : authority(request);
             String authority = uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort();
             return authority.equalsIgnoreCase(expected);
         } catch (IllegalArgumentException notAUri) {

@@ -78,6 +78,32 @@ class ConsoleTest {
         assertThat(offSite.header("Location")).endsWith("/ui/sessions");
     }
 
+    @io.quarkus.test.common.http.TestHTTPResource("/ui/sign-in")
+    java.net.URI signInForm;
+
+    @Test
+    void aFormPostedFromTheConsolesOwnPageSignsInOverHttp1AndHttp2() throws Exception {
+        // A browser sends Origin with every POST, its own page's too. Over HTTP/2 the host comes as :authority, with
+        // no Host header; both must be recognised as the console's own origin.
+        String origin = signInForm.getScheme() + "://" + signInForm.getAuthority();
+        for (java.net.http.HttpClient.Version version : java.net.http.HttpClient.Version.values()) {
+            java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().version(version).build();
+            java.net.http.HttpRequest form = java.net.http.HttpRequest.newBuilder(signInForm)
+                    .header("Content-Type", "application/x-www-form-urlencoded").header("Origin", origin)
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString("api_key=" + TestTenants.TENANT_A.key()))
+                    .build();
+            // The first request of an HTTP/2 client may still be HTTP/1.1 (it asks to upgrade): send until it is not.
+            java.net.http.HttpResponse<String> answer = http.send(form,
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (version == java.net.http.HttpClient.Version.HTTP_2) {
+                answer = http.send(form, java.net.http.HttpResponse.BodyHandlers.ofString());
+            }
+            assertThat(answer.version()).as("the protocol spoken").isEqualTo(version);
+            assertThat(answer.statusCode()).as("%s: %s", version, answer.body()).isEqualTo(303);
+            assertThat(answer.headers().firstValue("Set-Cookie")).isPresent();
+        }
+    }
+
     @Test
     void aSessionPageShowsTheConversationAndEachMessagesStepsInOrderAsText() {
         String sessionId = "console-" + UUID.randomUUID();
