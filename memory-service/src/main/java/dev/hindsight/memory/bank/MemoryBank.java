@@ -111,11 +111,15 @@ public class MemoryBank {
 
     /** {@link #search} without recording usage: for callers that hand on only some of the results. */
     public Uni<List<Found>> find(String tenant, String project, String query, int limit) {
-        return find(tenant, project, query, limit, "query");
+        return find(tenant, project, query, limit, "query", true);
     }
 
-    /** {@link #find}, naming {@code field} as the one at fault when the model can read nothing in the text. */
-    public Uni<List<Found>> find(String tenant, String project, String query, int limit, String field) {
+    /**
+     * {@link #find}, naming {@code field} as the one at fault when the model can read nothing in the text; without
+     * {@code probation}, only confident memories (a context block goes into a prompt, design.md § Context injection).
+     */
+    public Uni<List<Found>> find(String tenant, String project, String query, int limit, String field,
+            boolean probation) {
         int candidates = SearchRule.candidates(limit, config.search().candidatesPerResult());
         return Stages.timed("search", "embed", () -> embeddings.embed(query))
                 .onFailure(NothingToEmbed.class).transform(e -> ProblemException.badRequest(
@@ -124,12 +128,13 @@ public class MemoryBank {
                         () -> vectors.nearest(tenant, project, embeddings.modelId(), vector, candidates)))
                 .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant, neighbours.stream()
                                 .map(Neighbour::memoryId).toList()))
-                        .map(memories -> rank(neighbours, memories, limit)));
+                        .map(memories -> rank(neighbours, memories, limit, probation)));
     }
 
-    private List<Found> rank(List<Neighbour> neighbours, Map<UUID, MemoryRow> memories, int limit) {
+    private List<Found> rank(List<Neighbour> neighbours, Map<UUID, MemoryRow> memories, int limit,
+            boolean probation) {
         return SearchRule.rank(neighbours, memories, MemoryRow.FACTS, new SearchRule.Policy(
-                config.search().minConfidence(), config.search().probationSlots(),
+                config.search().minConfidence(), probation ? config.search().probationSlots() : 0,
                 config.search().duplicateSimilarity()), limit, Found::new);
     }
 

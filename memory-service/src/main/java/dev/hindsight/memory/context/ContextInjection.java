@@ -39,7 +39,7 @@ public class ContextInjection {
      * fails with a not-found problem when the project has no memories at all.
      */
     public Uni<Injection> inject(Caller caller, String project, String task, int budget, int count, String sessionId) {
-        return bank.find(caller.tenant(), project, task, count, "task")
+        return bank.find(caller.tenant(), project, task, count, "task", false)
                 .flatMap(found -> bank.orNotFound(caller.tenant(), project, found))
                 .map(found -> {
                     List<ContextMemory> memories = found.stream().map(f -> new ContextMemory(

@@ -96,6 +96,12 @@ class MemoryFlowTest {
         String distilled = listed.getString("memories.find { it.origin == 'distilled' }.id");
         String query = "the profile page crashes for accounts that have no email address";
 
+        // A context goes into a prompt: it holds confident memories only, never one on probation.
+        List<String> inContext = given().header("Authorization", TENANT_A.bearer()).queryParam("task", query)
+                .get("/v1/projects/{p}/context", project).then().statusCode(200).extract().jsonPath()
+                .getList("memory_ids", String.class);
+        assertThat(inContext).hasSize(2).doesNotContain(distilled);
+
         // A one-result answer is always a confident memory, even though the distilled one is the most similar.
         JsonPath one = search(project, query, 1);
         assertThat(one.getList("memories.id", String.class)).hasSize(1).doesNotContain(distilled);
