@@ -128,8 +128,7 @@ public final class SearchRule {
         List<Neighbour> ordered = new ArrayList<>(neighbours);
         ordered.sort(Comparator.comparingDouble(Neighbour::similarity).reversed());
         List<H> found = new ArrayList<>(Math.min(limit, ordered.size()));
-        List<Neighbour> taken = new ArrayList<>(Math.min(limit, ordered.size()));
-        List<String> takenOutcomes = new ArrayList<>(Math.min(limit, ordered.size()));
+        List<Taken> taken = new ArrayList<>(Math.min(limit, ordered.size()));
         int probation = Math.max(0, Math.min(policy.probationSlots(), limit - 1));
         for (Neighbour neighbour : ordered) {
             M memory = memories.get(neighbour.memoryId());
@@ -140,16 +139,15 @@ public final class SearchRule {
             boolean confident = c >= policy.minConfidence();
             boolean onProbation = !confident && probation > 0
                     && onProbation(facts.origin(memory), c, policy.minConfidence());
-            if (!confident && !onProbation
-                    || repeats(neighbour, facts.outcome(memory), taken, takenOutcomes, policy.duplicateSimilarity())) {
+            Taken candidate = new Taken(neighbour, facts.outcome(memory));
+            if (!confident && !onProbation || candidate.repeatsAny(taken, policy.duplicateSimilarity())) {
                 continue;
             }
             if (onProbation) {
                 probation--;
             }
             found.add(hit.of(memory, neighbour.similarity(), onProbation));
-            taken.add(neighbour);
-            takenOutcomes.add(facts.outcome(memory));
+            taken.add(candidate);
             if (found.size() == limit) {
                 break;
             }
@@ -157,15 +155,19 @@ public final class SearchRule {
         return found;
     }
 
-    private static boolean repeats(Neighbour candidate, String outcome, List<Neighbour> taken,
-            List<String> takenOutcomes, double duplicateSimilarity) {
-        for (int i = 0; i < taken.size(); i++) {
-            if (outcome != null && outcome.equals(takenOutcomes.get(i))
-                    && candidate.cosine(taken.get(i)) >= duplicateSimilarity) {
-                return true;
+    /** A result of the answer: its neighbour (with the vector) and its outcome. */
+    private record Taken(Neighbour neighbour, String outcome) {
+
+        /** Whether this says what a result already taken says: the same outcome, vectors this alike. */
+        boolean repeatsAny(List<Taken> taken, double duplicateSimilarity) {
+            for (Taken result : taken) {
+                if (outcome != null && outcome.equals(result.outcome())
+                        && neighbour.cosine(result.neighbour()) >= duplicateSimilarity) {
+                    return true;
+                }
             }
+            return false;
         }
-        return false;
     }
 
     /** What a memory is embedded from: its title, description and content together. */
