@@ -12,6 +12,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.stream.StreamSupport;
@@ -41,21 +43,12 @@ class FourServicesIT {
         Wire wire = new Wire(WHO.bearer());
         String traceId = UUID.randomUUID().toString();
         String repo = "four-services-" + traceId.substring(0, 8);
-        String trace = """
-                {"trace_id": "%s", "developer_id": "dev-7", "task_id": "BUG-77",
-                 "task_description": "The CSV export drops the last row of every file.",
-                 "repo_url": "https://example.com/acme/%s.git", "repo_commit_hash": "c0ffee1",
-                 "start_timestamp": "2025-11-02T09:00:00Z", "end_timestamp": "2025-11-02T09:40:00Z",
-                 "Final_code_diff": "--- a/export.py\\n+++ b/export.py\\n-    rows[:-1]\\n+    rows",
-                 "events": [
-                   {"event_id": "e1", "timestamp": "2025-11-02T09:05:00Z", "event_type": "thought_log",
-                    "payload": {"thought_text": "The last row is missing: suspect the slice that drops a header."}},
-                   {"event_id": "e2", "timestamp": "2025-11-02T09:10:00Z", "event_type": "file_edit",
-                    "payload": {"file_path": "export.py", "content_diff": "-    rows[:-1]\\n+    rows"}},
-                   {"event_id": "e3", "timestamp": "2025-11-02T09:12:00Z", "event_type": "command_run",
-                    "payload": {"command_text": "pytest tests/test_export.py", "working_directory": ".",
-                                "exit_code": 0, "stdout": "4 passed", "stderr": ""}}],
-                 "qa_results": null}""".formatted(traceId, repo);
+        // The demo's debugging trace, under a new id and in a repository (so a memory project) of its own.
+        String demo = Files.readString(Path.of(System.getProperty("hindsight.test.demo-dir", "../deploy/local/demo"),
+                "003-debugging-trace", "trace.json"));
+        String trace = demo.replace(Wire.JSON.readTree(demo).path("trace_id").asText(), traceId)
+                .replace("https://github.com/example/repo.git", "https://example.com/acme/" + repo + ".git");
+        assertThat(trace).contains(traceId).contains(repo);
         assertThat(wire.post(system.url(Service.INGEST) + "/v1/traces", "application/json", trace).status())
                 .isEqualTo(202);
 

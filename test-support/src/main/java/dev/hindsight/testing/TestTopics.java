@@ -217,16 +217,12 @@ public final class TestTopics {
      */
     public static long lag(String group, List<String> topics) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", TestKafka.bootstrapServers()))) {
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            admin.describeTopics(topics).allTopicNames().get().forEach((name, description) ->
-                    description.partitions().forEach(p -> latest.put(new TopicPartition(name, p.partition()),
-                            OffsetSpec.latest())));
-            var ends = admin.listOffsets(latest).all().get();
+            Map<TopicPartition, Long> ends = endOffsets(admin, topics);
             var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
             long lag = 0;
             for (var end : ends.entrySet()) {
                 var at = committed.get(end.getKey());
-                lag += end.getValue().offset() - (at == null ? 0 : at.offset());
+                lag += end.getValue() - (at == null ? 0 : at.offset());
             }
             return lag;
         } catch (InterruptedException e) {
@@ -235,6 +231,18 @@ public final class TestTopics {
         } catch (ExecutionException e) {
             throw new IllegalStateException("Could not read the lag of group " + group, e);
         }
+    }
+
+    /** The end offset of every partition of {@code topics}, as {@code admin}'s broker has it now. */
+    public static Map<TopicPartition, Long> endOffsets(Admin admin, List<String> topics)
+            throws InterruptedException, ExecutionException {
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        admin.describeTopics(topics).allTopicNames().get().forEach((name, description) ->
+                description.partitions().forEach(p -> latest.put(new TopicPartition(name, p.partition()),
+                        OffsetSpec.latest())));
+        Map<TopicPartition, Long> ends = new HashMap<>();
+        admin.listOffsets(latest).all().get().forEach((partition, info) -> ends.put(partition, info.offset()));
+        return ends;
     }
 
     /** Publishes raw bytes (e.g. a poison event that no schema can read). */

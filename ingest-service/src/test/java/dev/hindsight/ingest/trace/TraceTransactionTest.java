@@ -23,7 +23,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
@@ -68,7 +67,7 @@ class TraceTransactionTest {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
             String limit = admin.describeConfigs(List.of(topic)).all().get().get(topic).get("max.message.bytes").value();
-            Map<TopicPartition, Long> endBefore = endOffsets(admin);
+            Map<TopicPartition, Long> endBefore = TestTopics.endOffsets(admin, List.of(TOPIC));
             setMaxMessageBytes(admin, topic, "65536");
             Response refused;
             try {
@@ -107,16 +106,5 @@ class TraceTransactionTest {
     private static void setMaxMessageBytes(Admin admin, ConfigResource topic, String value) throws Exception {
         admin.incrementalAlterConfigs(Map.of(topic, List.of(new AlterConfigOp(
                 new ConfigEntry("max.message.bytes", value), AlterConfigOp.OpType.SET)))).all().get();
-    }
-
-    private static Map<TopicPartition, Long> endOffsets(Admin admin) throws Exception {
-        int partitions = admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC).partitions().size();
-        Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
-        for (int p = 0; p < partitions; p++) {
-            latest.put(new TopicPartition(TOPIC, p), OffsetSpec.latest());
-        }
-        Map<TopicPartition, Long> ends = new java.util.HashMap<>();
-        admin.listOffsets(latest).all().get().forEach((tp, info) -> ends.put(tp, info.offset()));
-        return ends;
     }
 }
