@@ -1,33 +1,32 @@
 package dev.hindsight.memory.embedding;
 
 import io.smallrye.mutiny.Uni;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
- * Runs an {@link Embedder} on its own small pool (one thread per core): embedding is CPU-bound, must never run on
- * the event loop, and should not queue behind blocking work on the shared worker pool. A service makes one at
- * start-up and closes it at shut-down.
+ * The embedding models a service uses, run on their own small pool (one thread per core): embedding is CPU-bound,
+ * must never run on the event loop, and should not queue behind blocking work on the shared worker pool. A model is
+ * loaded on first use, on this pool (never on the caller's thread), and kept: while a new vector generation builds
+ * (design.md § Re-embedding) a service embeds with two. A service makes one at start-up and closes it at shut-down.
  */
 public final class Embeddings implements AutoCloseable {
 
-    private final Supplier<Embedder> embedder;
-    private final String modelId;
+    private final String preferred;
+    private final Function<String, ? extends Embedder> loader;
+    private final Map<String, Embedder> loaded = new ConcurrentHashMap<>();
     private final ExecutorService pool;
 
-    /** Embeddings by a model already loaded. */
-    public Embeddings(Embedder embedder) {
-        this(() -> embedder, embedder.modelId());
-    }
-
     /**
-     * Embeddings by a model loaded on first use, on this pool (never on the caller's thread): for a service that
-     * embeds rarely, such as the console's search in query-service, which should not load a model to start.
+     * @param preferred the model the service is configured with: new vector generations are built with it
+     * @param loader loads a model by id (slow: called once per model, on the pool)
      */
-    public Embeddings(Supplier<Embedder> embedder, String modelId) {
-        this.embedder = embedder;
-        this.modelId = modelId;
+    public Embeddings(String preferred, Function<String, ? extends Embedder> loader) {
+        this.preferred = preferred;
+        this.loader = loader;
         int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
         this.pool = Executors.newFixedThreadPool(threads, runnable -> {
             Thread thread = new Thread(runnable, "hindsight-embedding");
@@ -36,13 +35,23 @@ public final class Embeddings implements AutoCloseable {
         });
     }
 
-    /** Stored with every vector, so vectors from different models are never compared. */
-    public String modelId() {
-        return modelId;
+    /** The configured model's id; the model that searches use may still be the previous one while it builds. */
+    public String preferred() {
+        return preferred;
     }
 
-    public Uni<float[]> embed(String text) {
-        return Uni.createFrom().item(() -> embedder.get().embed(text)).runSubscriptionOn(pool);
+    /** {@code text}'s vector by model {@code modelId}, stored with that id so no two models' vectors are compared. */
+    public Uni<float[]> embed(String modelId, String text) {
+        return Uni.createFrom().item(() -> model(modelId).embed(text)).runSubscriptionOn(pool);
+    }
+
+    /** Loads {@code modelId} now, on the calling thread, and runs it once (start-up, so no request pays for it). */
+    public void warm(String modelId) {
+        model(modelId).embed("warm up");
+    }
+
+    private Embedder model(String modelId) {
+        return loaded.computeIfAbsent(modelId, loader);
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.hindsight.memory.embedding;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hindsight.memory.search.SearchRule;
-import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,24 +57,24 @@ class EmbedderRetrievalBenchmark {
         List<String> only = List.of(System.getProperty("hindsight.bench.embedders", "minilm,bge,e5,minilm-parts")
                 .split(","));
         if (only.contains("minilm")) {
-            MiniLmEmbedder minilm = new MiniLmEmbedder();
+            OnnxEmbedder minilm = OnnxEmbedder.load(OnnxEmbedder.MINILM);
             score("all-MiniLM-L6-v2 (q)", docs, questions, minilm::embed, minilm::embed);
         }
         if (only.contains("minilm-parts")) {
-            scoreParts(docs, questions, new MiniLmEmbedder()::embed);
+            scoreParts(docs, questions, OnnxEmbedder.load(OnnxEmbedder.MINILM)::embed);
         }
         if (only.contains("bge")) {
-            BgeSmallEnV15QuantizedEmbeddingModel bge = new BgeSmallEnV15QuantizedEmbeddingModel();
-            Function<String, float[]> bgeEmbed = t -> bge.embed(t).content().vector();
+            OnnxEmbedder bge = OnnxEmbedder.load(OnnxEmbedder.BGE_SMALL);
+            Function<String, float[]> bgeEmbed = bge::embed;
             score("bge-small-en-v1.5 (q), no query instruction", docs, questions, bgeEmbed, bgeEmbed);
             score("bge-small-en-v1.5 (q), query instruction", docs, questions, bgeEmbed,
                     t -> bgeEmbed.apply(BGE_QUERY + t));
         }
         if (only.contains("e5")) {
             // e5 was trained with "query: " and "passage: " prefixes, and expects them (its model card).
-            MiniLmEmbedder e5 = new MiniLmEmbedder("e5-small-v2-q",
+            OnnxEmbedder e5 = new OnnxEmbedder("e5-small-v2-q",
                     dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel.class,
-                    "/e5-small-v2-q.onnx", "/e5-small-v2-q-tokenizer.json");
+                    "/e5-small-v2-q.onnx", "/e5-small-v2-q-tokenizer.json", PoolingMode.MEAN);
             score("e5-small-v2 (q), query:/passage: prefixes", docs, questions, t -> e5.embed("passage: " + t),
                     t -> e5.embed("query: " + t));
         }

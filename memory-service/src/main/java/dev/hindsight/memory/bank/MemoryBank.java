@@ -17,6 +17,7 @@ import dev.hindsight.memory.embedding.NothingToEmbed;
 import dev.hindsight.memory.search.Neighbour;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.memory.store.VectorStore;
+import dev.hindsight.memory.vectors.VectorKeeper;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import io.micrometer.core.instrument.Metrics;
@@ -45,10 +46,12 @@ public class MemoryBank {
     private final VectorStore vectors;
     private final Embeddings embeddings;
     private final MemoryConfig config;
+    private final VectorKeeper generations;
     private final Clock clock = Clock.systemUTC();
 
     public MemoryBank(MemoryStore store, MemoryLog log, VectorStore vectors, Embeddings embeddings,
-            MemoryConfig config) {
+            MemoryConfig config, VectorKeeper generations) {
+        this.generations = generations;
         this.store = store;
         this.log = log;
         this.vectors = vectors;
@@ -74,15 +77,17 @@ public class MemoryBank {
     }
 
     private Uni<MemoryRow> create(Caller caller, String project, NewMemory memory, UUID id) {
-        return Stages.timed("record", "embed",
-                        () -> embeddings.embed(SearchRule.embeddingText(memory.title(), memory.description(), memory.content())))
+        // The model searches use now, so the memory is found at once; a generation building meanwhile adds its own.
+        String model = generations.searchModel();
+        return Stages.timed("record", "embed", () -> embeddings.embed(model,
+                        SearchRule.embeddingText(memory.title(), memory.description(), memory.content())))
                 .flatMap(vector -> {
                     MemoryRecorded recorded = MemoryRecorded.newBuilder()
                             .setOrigin(MemoryOrigin.EXPLICIT).setTitle(memory.title())
                             .setDescription(memory.description()).setContent(memory.content())
                             .setOutcome(MemoryOutcome.valueOf(memory.outcome().toUpperCase(Locale.ROOT)))
                             .setTags(memory.tags()).setSourceSessionIds(memory.sourceSessionIds())
-                            .setEmbedding(MemoryEvents.embedding(embeddings.modelId(), vector))
+                            .setEmbedding(MemoryEvents.embedding(model, vector))
                             .setVia(caller.via()).build();
                     return log.append(List.of(event(caller, project, id, recorded)));
                 })
@@ -121,11 +126,12 @@ public class MemoryBank {
     public Uni<List<Found>> find(String tenant, String project, String query, int limit, String field,
             boolean probation) {
         int candidates = SearchRule.candidates(limit, config.search().candidatesPerResult());
-        return Stages.timed("search", "embed", () -> embeddings.embed(query))
+        String model = generations.searchModel();
+        return Stages.timed("search", "embed", () -> embeddings.embed(model, query))
                 .onFailure(NothingToEmbed.class).transform(e -> ProblemException.badRequest(
                         "The text cannot be searched for", List.of(new Problem.FieldError(field, e.getMessage()))))
                 .flatMap(vector -> Stages.timed("search", "nearest",
-                        () -> vectors.nearest(tenant, project, embeddings.modelId(), vector, candidates)))
+                        () -> vectors.nearest(tenant, project, model, vector, candidates)))
                 .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant, neighbours.stream()
                                 .map(Neighbour::memoryId).toList()))
                         .map(memories -> rank(neighbours, memories, limit, probation)));

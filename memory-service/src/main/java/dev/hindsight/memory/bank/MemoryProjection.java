@@ -1,6 +1,7 @@
 package dev.hindsight.memory.bank;
 
 import dev.hindsight.events.memory.MemoryDeleted;
+import dev.hindsight.events.memory.MemoryEmbedded;
 import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.events.memory.MemoryMerged;
 import dev.hindsight.events.memory.MemoryRecorded;
@@ -10,6 +11,7 @@ import dev.hindsight.events.memory.WeightVotes;
 import dev.hindsight.memory.events.EmbeddingVectors;
 import dev.hindsight.memory.events.SignalColumns;
 import dev.hindsight.memory.events.WeightLearning;
+import dev.hindsight.memory.search.VectorGenerations;
 import dev.hindsight.memory.store.VectorStore;
 import dev.hindsight.platform.consumer.DeadLetters;
 import dev.hindsight.platform.consumer.Ledger;
@@ -199,12 +201,23 @@ public class MemoryProjection extends Projection<MemoryEvent> {
             return Uni.combine().all().unis(vector, row).discardItems();
         }
         if (payload instanceof MemoryMerged merged) {
+            // New content, new vector: the memory's vectors of other models described the old text.
             Uni<Void> vector = merged.getEmbedding() == null ? Uni.createFrom().voidItem()
                     : vectors.put(tx, new VectorStore.Entry(tenant, project, memory, merged.getEmbedding().getModelId(),
-                            EmbeddingVectors.of(merged.getEmbedding())));
+                                    EmbeddingVectors.of(merged.getEmbedding())))
+                            .flatMap(v -> vectors.retainOnly(tx, tenant, memory, merged.getEmbedding().getModelId()));
             return vector.flatMap(v -> tx.preparedQuery(MERGE).execute(Tuple.tuple(Arrays.asList(tenant, memory,
                     (merged.getDescription()), merged.getContent(), merged.getTags().toArray(String[]::new),
                     merged.getSourceSessionIds().toArray(String[]::new), at)))).replaceWithVoid();
+        }
+        if (payload instanceof MemoryEmbedded embedded) {
+            // Kept only while the memory still says what was embedded (a merge in between made the vector stale).
+            return tx.preparedQuery("SELECT " + VectorGenerations.TEXT_VERSION_SQL
+                            + " FROM memory WHERE tenant_id = $1 AND id = $2").execute(Tuple.of(tenant, memory))
+                    .flatMap(rows -> rows.size() == 1 && embedded.getTextMd5().equals(rows.iterator().next().getString(0))
+                            ? vectors.put(tx, new VectorStore.Entry(tenant, project, memory,
+                                    embedded.getEmbedding().getModelId(), EmbeddingVectors.of(embedded.getEmbedding())))
+                            : Uni.createFrom().voidItem());
         }
         if (payload instanceof MemoryDeleted) {
             return tx.preparedQuery("DELETE FROM memory WHERE tenant_id = $1 AND id = $2").execute(Tuple.of(tenant, memory))

@@ -65,6 +65,23 @@ public class MemoryStore {
                 });
     }
 
+    /**
+     * The memories among {@code ids} of whichever tenant: only for work the service does on its own across tenants
+     * (building a vector generation), never for a caller's request.
+     */
+    public Uni<List<MemoryRow>> anyTenant(List<UUID> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return pool.preparedQuery(COLUMNS + "WHERE m.id = ANY($1) ORDER BY m.id")
+                .execute(Tuple.of((Object) ids.toArray(UUID[]::new))).map(MemoryStore::rows);
+    }
+
+    /** How many memories there are, across tenants (which model's vectors cover them, design.md § Re-embedding). */
+    public Uni<Long> count() {
+        return pool.query("SELECT count(*) FROM memory").execute().map(rows -> rows.iterator().next().getLong(0));
+    }
+
     /** A page of the project's memories, newest first, after the cursor (created_at, id) when given. */
     public Uni<List<MemoryRow>> page(String tenant, String project, Instant beforeCreated, UUID beforeId, int limit) {
         String sql = COLUMNS + "WHERE m.tenant_id = $1 AND m.project_id = $2"

@@ -22,6 +22,8 @@ public interface MemoryConfig {
 
     Work work();
 
+    Embedding embedding();
+
     interface Search {
         /** MinConfidence (design.md § Semantic search): search and context return only memories at or above it. */
         @WithDefault(SearchRule.DEFAULT_MIN_CONFIDENCE)
@@ -112,6 +114,28 @@ public interface MemoryConfig {
         Duration backoff();
 
         @WithDefault("16")
+        int batchSize();
+    }
+
+    interface Embedding {
+        /**
+         * The model memories are embedded with ({@code all-minilm-l6-v2-q} or {@code bge-small-en-v1.5-q}). Changing
+         * it builds the new model's vectors in the background; searches switch once they cover every memory
+         * (design.md § Re-embedding). query-service must be given the same value.
+         */
+        @WithDefault(dev.hindsight.memory.embedding.OnnxEmbedder.MINILM)
+        String model();
+
+        /** How often the vector counts are read (which model searches use) and missing vectors are looked for. */
+        @WithDefault("10s")
+        Duration checkEvery();
+
+        /** How long searches use the new model before the previous model's vectors are deleted. */
+        @WithDefault("1m")
+        Duration retireAfter();
+
+        /** Memories embedded and published per step of a build. */
+        @WithDefault("32")
         int batchSize();
     }
 }

@@ -9,7 +9,9 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -25,7 +27,7 @@ public class PgVectorStore implements VectorStore {
     private static final String PUT = """
             INSERT INTO memory_vector (memory_id, tenant_id, project_id, model_id, embedding)
             VALUES ($1, $2, $3, $4, $5::vector)
-            ON CONFLICT (memory_id) DO UPDATE SET model_id = EXCLUDED.model_id, embedding = EXCLUDED.embedding
+            ON CONFLICT (memory_id, model_id) DO UPDATE SET embedding = EXCLUDED.embedding
             WHERE memory_vector.tenant_id = EXCLUDED.tenant_id""";
     private static final String NEAREST = """
             SELECT memory_id, 1 - (embedding <=> $4::vector) AS similarity, embedding::real[]
@@ -50,6 +52,46 @@ public class PgVectorStore implements VectorStore {
     public Uni<Void> remove(SqlClient tx, String tenant, UUID memoryId) {
         return tx.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = $2")
                 .execute(Tuple.of(tenant, memoryId)).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Void> retainOnly(SqlClient tx, String tenant, UUID memoryId, String modelId) {
+        return tx.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = $2 AND model_id <> $3")
+                .execute(Tuple.of(tenant, memoryId, modelId)).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<Map<String, Long>> countByModel() {
+        return pool.query("SELECT model_id, count(*) FROM memory_vector GROUP BY model_id").execute().map(rows -> {
+            Map<String, Long> counts = new HashMap<>();
+            for (Row row : rows) {
+                counts.put(row.getString(0), row.getLong(1));
+            }
+            return counts;
+        });
+    }
+
+    @Override
+    public Uni<List<UUID>> lacking(String modelId, UUID after, int limit) {
+        return pool.preparedQuery("""
+                SELECT m.id FROM memory m
+                WHERE ($2::uuid IS NULL OR m.id > $2)
+                  AND NOT EXISTS (SELECT 1 FROM memory_vector v WHERE v.memory_id = m.id AND v.model_id = $1)
+                ORDER BY m.id LIMIT $3""").execute(Tuple.of(modelId, after, limit)).map(rows -> {
+                    List<UUID> ids = new ArrayList<>(rows.size());
+                    for (Row row : rows) {
+                        ids.add(row.getUUID(0));
+                    }
+                    return ids;
+                });
+    }
+
+    @Override
+    public Uni<Integer> retireOthers(String keep, int limit) {
+        return pool.preparedQuery("""
+                DELETE FROM memory_vector WHERE (memory_id, model_id) IN (
+                    SELECT memory_id, model_id FROM memory_vector WHERE model_id <> $1 LIMIT $2)""")
+                .execute(Tuple.of(keep, limit)).map(done -> done.rowCount());
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.hindsight.memory.search.Neighbour;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -27,11 +28,29 @@ public interface VectorStore {
 
     Uni<Void> remove(SqlClient tx, String tenant, UUID memoryId);
 
+    /**
+     * Removes the memory's vectors of models other than {@code modelId}: its text changed (a merge), so they no longer
+     * describe it; the next build embeds it again with the configured model.
+     */
+    Uni<Void> retainOnly(SqlClient tx, String tenant, UUID memoryId, String modelId);
+
     /** Removes the project's vectors of memories in {@code memoryIds} (a purge passes the ones it deleted). */
     Uni<Void> removeAll(SqlClient tx, String tenant, List<UUID> memoryIds);
 
     /** The {@code k} nearest vectors of the tenant's project made by {@code modelId}, most similar first. */
     Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k);
+
+    /** How many vectors each model has, across tenants: which model covers the memories (design.md § Re-embedding). */
+    Uni<Map<String, Long>> countByModel();
+
+    /**
+     * Up to {@code limit} memories (of every tenant) without a vector of {@code modelId}, in id order after
+     * {@code after} (null: from the start): what a build of that model's generation still has to embed.
+     */
+    Uni<List<UUID>> lacking(String modelId, UUID after, int limit);
+
+    /** Deletes up to {@code limit} vectors of models other than {@code keep}; completes with how many it deleted. */
+    Uni<Integer> retireOthers(String keep, int limit);
 
     /** How many vectors the store holds for the project (operators and tests). */
     Uni<Long> count(String tenant, String project);

@@ -1,5 +1,6 @@
 package dev.hindsight.memory.work;
 
+import dev.hindsight.events.memory.Embedding;
 import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.events.memory.MemoryMerged;
 import dev.hindsight.events.memory.MemoryOrigin;
@@ -21,6 +22,7 @@ import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.search.Neighbour;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.memory.store.VectorStore;
+import dev.hindsight.memory.vectors.VectorKeeper;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -55,12 +57,14 @@ public class JobRunner {
     private final MemoryStore store;
     private final VectorStore vectors;
     private final Embeddings embeddings;
+    private final VectorKeeper generations;
     private final MemoryConfig config;
     private final Distiller distiller = new Distiller();
     private final Clock clock = Clock.systemUTC();
 
     public JobRunner(Pool pool, SessionLoader sessions, MemoryLog log, MemoryStore store, VectorStore vectors,
-            Embeddings embeddings, MemoryConfig config) {
+            Embeddings embeddings, MemoryConfig config, VectorKeeper generations) {
+        this.generations = generations;
         this.pool = pool;
         this.sessions = sessions;
         this.log = log;
@@ -101,30 +105,33 @@ public class JobRunner {
             int index) {
         String project = session.projectId();
         UUID eventId = MemoryEvents.derivedId(job.tenant(), job.session(), "distill", Integer.toString(index));
-        return Uni.createFrom().deferred(() -> embeddings.embed(
+        String model = generations.searchModel();
+        return Uni.createFrom().deferred(() -> embeddings.embed(model,
                         SearchRule.embeddingText(draft.title(), draft.description(), draft.content())))
-                .flatMap(vector -> vectors.nearest(job.tenant(), project, embeddings.modelId(), vector, 5)
+                .flatMap(vector -> vectors.nearest(job.tenant(), project, model, vector, 5)
                         .flatMap(near -> store.byIds(job.tenant(), near.stream().map(Neighbour::memoryId)
                                 .toList()).map(rows -> {
                                     for (Neighbour n : near) {
                                         MemoryRow row = rows.get(n.memoryId());
                                         if (row != null && n.similarity() >= config.distill().mergeSimilarity()
                                                 && row.outcome().equals(draft.outcome())) {
-                                            return merged(job, eventId, row, draft, n.similarity(), vector);
+                                            return merged(job, eventId, row, draft, n.similarity(),
+                                                    MemoryEvents.embedding(model, vector));
                                         }
                                     }
-                                    return List.of(recorded(job, eventId, project, draft, vector, index));
+                                    return List.of(recorded(job, eventId, project, draft,
+                                            MemoryEvents.embedding(model, vector), index));
                                 })));
     }
 
     private MemoryEvent recorded(MemoryWorker.Job job, UUID eventId, String project, MemoryDraft draft,
-            float[] vector, int index) {
+            Embedding embedding, int index) {
         UUID memoryId = MemoryEvents.derivedId(job.tenant(), job.session(), "memory", Integer.toString(index));
         MemoryRecorded recorded = MemoryRecorded.newBuilder().setOrigin(MemoryOrigin.DISTILLED)
                 .setTitle(draft.title()).setDescription(draft.description()).setContent(draft.content())
                 .setOutcome(MemoryOutcome.valueOf(draft.outcome().toUpperCase(Locale.ROOT)))
                 .setTags(draft.tags()).setSourceSessionIds(List.of(job.session()))
-                .setEmbedding(MemoryEvents.embedding(embeddings.modelId(), vector)).setVia("distiller").build();
+                .setEmbedding(embedding).setVia("distiller").build();
         return MemoryEvents.event(header(job, eventId), project, memoryId, recorded);
     }
 
@@ -134,7 +141,7 @@ public class JobRunner {
      * MinConfidence, becomes searchable without anyone rating it: two corroborations lift 0.6 to 0.71).
      */
     private List<MemoryEvent> merged(MemoryWorker.Job job, UUID eventId, MemoryRow existing, MemoryDraft draft,
-            double similarity, float[] vector) {
+            double similarity, Embedding embedding) {
         MemoryMerge.Merged result = MemoryMerge.merge(new ExistingMemory(existing.id().toString(), existing.title(),
                 existing.description(), existing.content(), existing.outcome(), existing.tags(),
                 existing.sourceSessionIds()), draft);
@@ -144,7 +151,7 @@ public class JobRunner {
         ExistingMemory after = result.memory();
         MemoryMerged event = MemoryMerged.newBuilder().setDescription(after.description())
                 .setContent(after.content()).setTags(after.tags()).setSourceSessionIds(after.sourceSessionIds())
-                .setEmbedding(result.contentReplaced() ? MemoryEvents.embedding(embeddings.modelId(), vector) : null)
+                .setEmbedding(result.contentReplaced() ? embedding : null)
                 .setMergedSessionId(job.session()).setSimilarity(similarity).build();
         UUID corroboration = MemoryEvents.derivedId(eventId.toString(), "corroboration");
         return List.of(MemoryEvents.event(header(job, eventId), existing.project(), existing.id(), event),

@@ -27,7 +27,7 @@ import dev.hindsight.events.reasoning.SessionOutcome;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.reasoning.ThoughtLog;
 import dev.hindsight.memory.bank.MemoryEvents;
-import dev.hindsight.memory.embedding.Embedder;
+import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.work.SignalRollupJob;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestEvents;
@@ -60,7 +60,7 @@ class MemoryFlowTest {
     SignalRollupJob rollup;
 
     @Inject
-    Embedder embedder;
+    Embeddings embeddings;
 
     @Inject
     io.vertx.mutiny.sqlclient.Pool pool;
@@ -174,8 +174,9 @@ class MemoryFlowTest {
         EventHeader header = TestEvents.header(TENANT_A.tenant(), now);
         MemoryEvent event = MemoryEvents.event(header, project, id, MemoryRecorded.newBuilder()
                 .setOrigin(MemoryOrigin.EXPLICIT).setTitle("Recorded elsewhere").setContent("By another replica.")
-                .setOutcome(MemoryOutcome.SUCCESS).setEmbedding(MemoryEvents.embedding(embedder.modelId(),
-                        embedder.embed("Recorded elsewhere. By another replica."))).setVia("rest").build());
+                .setOutcome(MemoryOutcome.SUCCESS).setEmbedding(MemoryEvents.embedding(embeddings.preferred(),
+                        embeddings.embed(embeddings.preferred(), "Recorded elsewhere. By another replica.")
+                                .await().atMost(Duration.ofSeconds(30)))).setVia("rest").build());
         TestTopics.write("hindsight.memory.v1", id.toString(), event);
 
         JsonPath memory = await().atMost(WAIT).until(() -> get(id.toString()), m -> m.getString("id") != null);

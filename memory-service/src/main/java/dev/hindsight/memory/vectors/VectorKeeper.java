@@ -1,0 +1,186 @@
+package dev.hindsight.memory.vectors;
+
+import dev.hindsight.events.memory.MemoryEmbedded;
+import dev.hindsight.events.memory.MemoryEvent;
+import dev.hindsight.memory.bank.MemoryEvents;
+import dev.hindsight.memory.bank.MemoryLog;
+import dev.hindsight.memory.bank.MemoryRow;
+import dev.hindsight.memory.bank.MemoryStore;
+import dev.hindsight.memory.config.MemoryConfig;
+import dev.hindsight.memory.embedding.Embeddings;
+import dev.hindsight.memory.embedding.NothingToEmbed;
+import dev.hindsight.memory.search.SearchModel;
+import dev.hindsight.memory.search.SearchRule;
+import dev.hindsight.memory.search.VectorGenerations;
+import dev.hindsight.memory.store.VectorStore;
+import dev.hindsight.platform.work.Rounds;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Provider;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * Vector generations (design.md § Re-embedding). Every replica reads, every {@code check-every}, how many memories
+ * each model's vectors cover and so which model searches use ({@link SearchModel}). While the configured model's
+ * generation is incomplete, the replica holding the keeper's lease embeds the memories it lacks, a batch at a time,
+ * and publishes each vector as a MemoryEmbedded event (model output is an event: replay never embeds again); searches
+ * keep using the previous model meanwhile, and switch once the new generation covers every memory. A while after the
+ * switch ({@code retire-after}), the holder deletes the previous model's vectors.
+ */
+@Singleton
+public class VectorKeeper {
+
+    private static final Logger LOG = Logger.getLogger(VectorKeeper.class);
+
+    private static final String CLAIM = """
+            INSERT INTO vector_keeper_lease AS l (holder, until) VALUES ($1, now() + $2 * interval '1 millisecond')
+            ON CONFLICT (only_row) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until
+            WHERE l.holder = EXCLUDED.holder OR l.until < now()
+            RETURNING holder""";
+    private static final int RETIRE_BATCH = 5_000;
+
+    private final VectorStore vectors;
+    private final MemoryStore store;
+    private final Provider<MemoryLog> log;
+    private final Embeddings embeddings;
+    private final Pool pool;
+    private final MemoryConfig.Embedding config;
+    private final Clock clock = Clock.systemUTC();
+    private final SearchModel model;
+    private final String holder = UUID.randomUUID().toString();
+    private final Rounds rounds;
+    private volatile Instant counted = Instant.EPOCH;
+    private volatile UUID cursor;
+
+    /** The log is looked up when first needed: start-up reads the counts before the Kafka channels exist. */
+    public VectorKeeper(VectorStore vectors, MemoryStore store, Provider<MemoryLog> log, Embeddings embeddings, Pool pool,
+            MemoryConfig config, Vertx vertx) {
+        this.vectors = vectors;
+        this.store = store;
+        this.log = log;
+        this.embeddings = embeddings;
+        this.pool = pool;
+        this.config = config.embedding();
+        this.model = new SearchModel(embeddings.preferred(), clock);
+        this.rounds = new Rounds(vertx, this.config.checkEvery(), "Keeping vector generations", this::round);
+    }
+
+    /** The model searches use now. */
+    public String searchModel() {
+        return model.current();
+    }
+
+    public SearchModel.State state() {
+        return model.state();
+    }
+
+    /** Starts the rounds once the channels are up (MemorySetup read the counts before, see {@link #refresh}). */
+    void onStart(@Observes StartupEvent event) {
+        rounds.start();
+        rounds.wake();
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        rounds.stop();
+    }
+
+    /** Runs a round now (tests, and an operator's nudge through start-up). */
+    public void wake() {
+        rounds.wake();
+    }
+
+    /** Re-reads the counts and decides which model searches use. */
+    public Uni<SearchModel.State> refresh() {
+        return vectors.countByModel().flatMap(byModel -> store.count().map(memories -> {
+            String before = model.current();
+            if (model.update(memories, byModel)) {
+                LOG.infof("Searches now use embedding model %s instead of %s (%d memories; vectors per model: %s)",
+                        model.current(), before, memories, byModel);
+            }
+            counted = clock.instant();
+            return model.state();
+        }));
+    }
+
+    private Uni<Boolean> round() {
+        Uni<SearchModel.State> state = cursor == null || counted.plus(config.checkEvery()).isBefore(clock.instant())
+                ? refresh() : Uni.createFrom().item(model.state());
+        return state.flatMap(now -> {
+            boolean retire = model.mayRetireOthers(config.retireAfter());
+            if (!now.building() && !retire) {
+                return Uni.createFrom().item(false);
+            }
+            return claim().flatMap(held -> {
+                if (!held) {
+                    return Uni.createFrom().item(false);
+                }
+                return now.building() ? build() : retire();
+            });
+        });
+    }
+
+    private Uni<Boolean> claim() {
+        return pool.preparedQuery(CLAIM).execute(Tuple.of(holder, config.checkEvery().multipliedBy(6).toMillis()))
+                .map(rows -> rows.size() == 1);
+    }
+
+    /** One batch of the configured model's generation; true while the pass has more to look at. */
+    private Uni<Boolean> build() {
+        String target = model.preferred();
+        return vectors.lacking(target, cursor, config.batchSize()).flatMap(ids -> {
+            if (ids.isEmpty()) {
+                cursor = null;   // the pass is over: the next round counts again, and starts another if need be
+                return Uni.createFrom().item(false);
+            }
+            cursor = ids.get(ids.size() - 1);
+            return store.anyTenant(ids).flatMap(memories -> embedAll(target, memories))
+                    .flatMap(events -> log.get().append(events).replaceWith(events.size()))
+                    .invoke(n -> LOG.debugf("Embedded %d memories with %s", n, target))
+                    .replaceWith(true);
+        });
+    }
+
+    private Uni<List<MemoryEvent>> embedAll(String target, List<MemoryRow> memories) {
+        List<Uni<Optional<MemoryEvent>>> each = new ArrayList<>(memories.size());
+        for (MemoryRow memory : memories) {
+            each.add(embeddings.embed(target, SearchRule.embeddingText(memory.title(), memory.description(),
+                            memory.content()))
+                    .map(vector -> Optional.of(embedded(memory, target, vector)))
+                    .onFailure(NothingToEmbed.class).recoverWithItem(failure -> {
+                        LOG.warnf("Model %s reads nothing in memory %s: it stays without a vector of that model",
+                                target, memory.id());
+                        return Optional.empty();
+                    }));
+        }
+        return Uni.join().all(each).andFailFast()
+                .map(events -> events.stream().flatMap(Optional::stream).toList());
+    }
+
+    private MemoryEvent embedded(MemoryRow memory, String target, float[] vector) {
+        String version = VectorGenerations.textVersion(memory.description(), memory.content());
+        UUID eventId = MemoryEvents.derivedId(memory.id().toString(), "embedded", target, version);
+        return MemoryEvents.event(MemoryEvents.header(eventId, memory.tenant(), MemoryEvents.SERVICE_PRINCIPAL,
+                        "re-embedding", clock), memory.project(), memory.id(),
+                MemoryEmbedded.newBuilder().setEmbedding(MemoryEvents.embedding(target, vector))
+                        .setTextMd5(version).build());
+    }
+
+    private Uni<Boolean> retire() {
+        return vectors.retireOthers(model.current(), RETIRE_BATCH).flatMap(deleted -> {
+            LOG.infof("Deleted %d vectors of models searches no longer use", deleted);
+            return refresh().map(state -> deleted == RETIRE_BATCH);
+        });
+    }
+}
