@@ -1,9 +1,10 @@
 package dev.hindsight.memory.events;
 
 import dev.hindsight.events.memory.Embedding;
+import java.util.ArrayList;
 import java.util.List;
 
-/** An event's embedding as the float array the vector stores take. */
+/** An event's embedding as the float array the vector stores take, and back. */
 public final class EmbeddingVectors {
 
     private EmbeddingVectors() {
@@ -16,5 +17,14 @@ public final class EmbeddingVectors {
             vector[i] = values.get(i);
         }
         return vector;
+    }
+
+    /** The event field for {@code vector}, made by model {@code modelId}. */
+    public static Embedding embedding(String modelId, float[] vector) {
+        List<Float> values = new ArrayList<>(vector.length);
+        for (float v : vector) {
+            values.add(v);
+        }
+        return Embedding.newBuilder().setModelId(modelId).setVector(values).build();
     }
 }

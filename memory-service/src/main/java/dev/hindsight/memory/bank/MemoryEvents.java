@@ -6,11 +6,10 @@ import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.events.memory.MemorySignalKind;
 import dev.hindsight.events.memory.MemorySignalRecorded;
 import dev.hindsight.events.memory.WeightVotes;
+import dev.hindsight.memory.events.EmbeddingVectors;
 import dev.hindsight.platform.kafka.EventHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 
 /** Builds hindsight.memory.v1 events. Ids derived from what caused an event make a retried job publish the same event. */
@@ -42,11 +41,7 @@ public final class MemoryEvents {
     }
 
     public static Embedding embedding(String modelId, float[] vector) {
-        List<Float> values = new ArrayList<>(vector.length);
-        for (float v : vector) {
-            values.add(v);
-        }
-        return Embedding.newBuilder().setModelId(modelId).setVector(values).build();
+        return EmbeddingVectors.embedding(modelId, vector);
     }
 
     public static MemorySignalRecorded signal(MemorySignalKind kind, boolean positive, String sessionId, String source,

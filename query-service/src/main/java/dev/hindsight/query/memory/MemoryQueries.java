@@ -61,7 +61,7 @@ public class MemoryQueries {
             FROM {rm}.memory WHERE tenant_id = $1 GROUP BY project_id ORDER BY project_id LIMIT 1000""";
     private static final String NEAREST = """
             SELECT memory_id, 1 - (embedding <=> $4::vector) AS similarity, embedding::real[]
-            FROM {rm}.memory
+            FROM {rm}.memory_vector
             WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
             ORDER BY embedding <=> $4::vector
             LIMIT $5""";
@@ -118,12 +118,13 @@ public class MemoryQueries {
     private final Pool pool;
     private final Generations generations;
     private final Embeddings embeddings;
+    private final MemoryVectors vectors;
     private final double minConfidence;
     private final int candidatesPerResult;
     private final int probationSlots;
     private final double duplicateSimilarity;
 
-    public MemoryQueries(Pool pool, Generations generations, Embeddings embeddings,
+    public MemoryQueries(Pool pool, Generations generations, Embeddings embeddings, MemoryVectors vectors,
             @ConfigProperty(name = "hindsight.memory.search.min-confidence",
                     defaultValue = SearchRule.DEFAULT_MIN_CONFIDENCE) double minConfidence,
             @ConfigProperty(name = "hindsight.memory.search.candidates-per-result",
@@ -135,6 +136,7 @@ public class MemoryQueries {
         this.pool = pool;
         this.generations = generations;
         this.embeddings = embeddings;
+        this.vectors = vectors;
         this.minConfidence = minConfidence;
         this.candidatesPerResult = candidatesPerResult;
         this.probationSlots = probationSlots;
@@ -212,9 +214,10 @@ public class MemoryQueries {
      */
     public Uni<List<Hit>> search(String tenant, String project, String query, int limit) {
         int candidates = SearchRule.candidates(limit, candidatesPerResult);
-        return embeddings.embed(query).chain(vector -> generations.current().chain(rm -> pool
+        String model = vectors.searchModel();
+        return embeddings.embed(model, query).chain(vector -> generations.current().chain(rm -> pool
                 .preparedQuery(rm.sql(NEAREST))
-                .execute(Tuple.of(tenant, project, embeddings.modelId(), SearchRule.vectorLiteral(vector), candidates))
+                .execute(Tuple.of(tenant, project, model, SearchRule.vectorLiteral(vector), candidates))
                 .chain(rows -> {
                     // Each neighbour's own vector comes along, as memory-service's search reads it, to collapse
                     // near-duplicates.

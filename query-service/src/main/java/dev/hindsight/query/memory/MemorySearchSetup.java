@@ -1,48 +1,29 @@
 package dev.hindsight.query.memory;
 
-import dev.hindsight.memory.embedding.Embedder;
 import dev.hindsight.memory.embedding.Embeddings;
-import dev.hindsight.memory.embedding.MiniLmEmbedder;
+import dev.hindsight.memory.embedding.OnnxEmbedder;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The embedding model the console's memory search uses: memory-service's, so that a query finds the same memories
- * in both. It is loaded on the first search (on the embedding pool, never the event loop), not at start-up: most
- * replicas of query-service never search, so their start-up does not pay for loading a model.
+ * The embedding models the console's memory search uses: memory-service's (the same
+ * {@code hindsight.memory.embedding.model}), so that a query finds the same memories in both. A model is loaded on
+ * the first search that needs it (on the embedding pool, never the event loop), not at start-up: most replicas of
+ * query-service never search, so their start-up does not pay for loading one.
  */
 @Singleton
 public class MemorySearchSetup {
 
     @Produces
     @Singleton
-    Embeddings embeddings() {
-        return new Embeddings(new Lazy(), MiniLmEmbedder.MODEL_ID);
+    Embeddings embeddings(@ConfigProperty(name = "hindsight.memory.embedding.model",
+            defaultValue = OnnxEmbedder.MINILM) String configured) {
+        return new Embeddings(configured, OnnxEmbedder::load);
     }
 
     void close(@Disposes Embeddings embeddings) {
         embeddings.close();
-    }
-
-    /** Loads the model once, on the first thread that needs it. */
-    private static final class Lazy implements java.util.function.Supplier<Embedder> {
-
-        private volatile Embedder model;
-
-        @Override
-        public Embedder get() {
-            Embedder loaded = model;
-            if (loaded == null) {
-                synchronized (this) {
-                    loaded = model;
-                    if (loaded == null) {
-                        loaded = new MiniLmEmbedder();
-                        model = loaded;
-                    }
-                }
-            }
-            return loaded;
-        }
     }
 }

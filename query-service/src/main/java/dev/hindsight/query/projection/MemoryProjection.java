@@ -1,6 +1,7 @@
 package dev.hindsight.query.projection;
 
 import dev.hindsight.events.memory.MemoryDeleted;
+import dev.hindsight.events.memory.MemoryEmbedded;
 import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.events.memory.MemoryMerged;
 import dev.hindsight.events.memory.MemoryRecorded;
@@ -11,6 +12,7 @@ import dev.hindsight.memory.events.EmbeddingVectors;
 import dev.hindsight.memory.events.SignalColumns;
 import dev.hindsight.memory.events.WeightLearning;
 import dev.hindsight.memory.search.SearchRule;
+import dev.hindsight.memory.search.VectorGenerations;
 import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
@@ -31,7 +33,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * The ReasoningBank in the read models ({@code hindsight.memory.v1}, written by memory-service alone), for the
- * console's memory pages: memories with their embeddings (searched as memory-service searches them), signal totals,
+ * console's memory pages: memories with their embeddings, one per model (searched as memory-service searches them,
+ * {@link dev.hindsight.query.memory.MemoryVectors}), signal totals,
  * each signal for the history, merges, and the projects' learned weights.
  *
  * <p>A batch is applied in runs of consecutive events of one kind, each run one statement (or one pipelined batch):
@@ -43,22 +46,42 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 public class MemoryProjection extends ReadModelProjection<MemoryEvent> {
 
     private static final String RECORD = """
-            INSERT INTO {rm}.memory (tenant_id, memory_id, project_id, origin, title, description, content, outcome,
-                                     tags, source_session_ids, via, model_id, embedding, recorded_at, updated_at)
-            SELECT $1, $2, $3::text, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::vector, $14::timestamptz, $14
-            WHERE NOT EXISTS (SELECT 1 FROM {rm}.memory_project_purge p
-                              WHERE p.tenant_id = $1 AND p.project_id = $3 AND p.purged_before >= $14)
-            ON CONFLICT (tenant_id, memory_id) DO NOTHING""";
+            WITH recorded AS (
+                INSERT INTO {rm}.memory (tenant_id, memory_id, project_id, origin, title, description, content, outcome,
+                                         tags, source_session_ids, via, recorded_at, updated_at)
+                SELECT $1, $2, $3::text, $4, $5, $6, $7, $8, $9, $10, $11, $14::timestamptz, $14
+                WHERE NOT EXISTS (SELECT 1 FROM {rm}.memory_project_purge p
+                                  WHERE p.tenant_id = $1 AND p.project_id = $3 AND p.purged_before >= $14)
+                ON CONFLICT (tenant_id, memory_id) DO NOTHING
+                RETURNING tenant_id, memory_id, project_id)
+            INSERT INTO {rm}.memory_vector (tenant_id, memory_id, project_id, model_id, embedding)
+            SELECT tenant_id, memory_id, project_id, $12, $13::vector FROM recorded
+            ON CONFLICT DO NOTHING""";
+    /** A merge with a new embedding replaces the memory's vectors: the other models' described the old text. */
     private static final String MERGE = """
             WITH merged AS (
                 UPDATE {rm}.memory SET description = $4, content = $5, tags = $6, source_session_ids = $7,
-                    model_id = coalesce($8, model_id), embedding = coalesce($9::vector, embedding),
                     updated_at = greatest(updated_at, $10)
                 WHERE tenant_id = $1 AND memory_id = $2
-                RETURNING memory_id)
+                RETURNING memory_id, project_id),
+            vector AS (
+                INSERT INTO {rm}.memory_vector (tenant_id, memory_id, project_id, model_id, embedding)
+                SELECT $1, memory_id, project_id, $8, $9::vector FROM merged WHERE $8::text IS NOT NULL
+                ON CONFLICT (tenant_id, memory_id, model_id) DO UPDATE SET embedding = EXCLUDED.embedding),
+            stale AS (
+                DELETE FROM {rm}.memory_vector v USING merged
+                WHERE $8::text IS NOT NULL AND v.tenant_id = $1 AND v.memory_id = merged.memory_id
+                  AND v.model_id <> $8)
             INSERT INTO {rm}.memory_merge (tenant_id, event_id, memory_id, merged_session_id, similarity, merged_at)
             SELECT $1, $3, memory_id, $11, $12, $10 FROM merged
             ON CONFLICT (tenant_id, event_id) DO NOTHING""";
+    /** Another model's vector of the memory, kept only while the memory still says what was embedded. */
+    private static final String EMBEDDED = """
+            INSERT INTO {rm}.memory_vector (tenant_id, memory_id, project_id, model_id, embedding)
+            SELECT tenant_id, memory_id, project_id, $3, $4::vector FROM {rm}.memory
+            WHERE tenant_id = $1 AND memory_id = $2 AND %s = $5
+            ON CONFLICT (tenant_id, memory_id, model_id) DO UPDATE SET embedding = EXCLUDED.embedding"""
+            .formatted(VectorGenerations.TEXT_VERSION_SQL);
     private static final String SIGNALS = """
             WITH s AS (
                 SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::boolean[], $6::text[],
@@ -101,7 +124,8 @@ public class MemoryProjection extends ReadModelProjection<MemoryEvent> {
     private static final String DELETE = """
             WITH gone AS (DELETE FROM {rm}.memory WHERE tenant_id = $1 AND memory_id = $2 RETURNING memory_id),
             signals AS (DELETE FROM {rm}.memory_signal WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone)),
-            merges AS (DELETE FROM {rm}.memory_merge WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone))
+            merges AS (DELETE FROM {rm}.memory_merge WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone)),
+            vectors AS (DELETE FROM {rm}.memory_vector WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone))
             SELECT count(*) FROM gone""";
     private static final String PURGE = """
             WITH mark AS (
@@ -110,7 +134,8 @@ public class MemoryProjection extends ReadModelProjection<MemoryEvent> {
             gone AS (DELETE FROM {rm}.memory WHERE tenant_id = $1 AND project_id = $2 AND recorded_at <= $3
                      RETURNING memory_id),
             signals AS (DELETE FROM {rm}.memory_signal WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone)),
-            merges AS (DELETE FROM {rm}.memory_merge WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone))
+            merges AS (DELETE FROM {rm}.memory_merge WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone)),
+            vectors AS (DELETE FROM {rm}.memory_vector WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone))
             SELECT count(*) FROM gone""";
 
     public MemoryProjection(Writes writes) {
@@ -166,6 +191,13 @@ public class MemoryProjection extends ReadModelProjection<MemoryEvent> {
                         m.getEmbedding() == null ? null : m.getEmbedding().getModelId(),
                         m.getEmbedding() == null ? null : SearchRule.vectorLiteral(EmbeddingVectors.of(m.getEmbedding())),
                         at(event), m.getMergedSessionId(), m.getSimilarity())));
+            }
+        } else if (first instanceof MemoryEmbedded) {
+            statement = EMBEDDED;
+            for (MemoryEvent event : run) {
+                MemoryEmbedded e = (MemoryEmbedded) event.getPayload();
+                rows.add(Tuple.tuple(Arrays.asList(tenant(event), memory(event), e.getEmbedding().getModelId(),
+                        SearchRule.vectorLiteral(EmbeddingVectors.of(e.getEmbedding())), e.getTextMd5())));
             }
         } else if (first instanceof MemoryDeleted) {
             statement = DELETE;

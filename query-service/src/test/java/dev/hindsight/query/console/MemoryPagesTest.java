@@ -21,6 +21,7 @@ import dev.hindsight.events.memory.WeightVotes;
 import dev.hindsight.events.reasoning.SessionKind;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.memory.embedding.Embeddings;
+import dev.hindsight.memory.events.EmbeddingVectors;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestEvents;
@@ -224,12 +225,8 @@ class MemoryPagesTest {
     }
 
     private Embedding embedding(String text) {
-        float[] vector = embeddings.embed(text).await().atMost(Duration.ofSeconds(60));
-        List<Float> values = new ArrayList<>(vector.length);
-        for (float v : vector) {
-            values.add(v);
-        }
-        return Embedding.newBuilder().setModelId(embeddings.modelId()).setVector(values).build();
+        return EmbeddingVectors.embedding(embeddings.preferred(),
+                embeddings.embed(embeddings.preferred(), text).await().atMost(Duration.ofSeconds(60)));
     }
 
     private static MemoryEvent signal(String project, UUID memory, Instant at, MemorySignalKind kind, boolean positive,
@@ -239,7 +236,7 @@ class MemoryPagesTest {
                 .setWeightVotes(votes).build());
     }
 
-    private static MemoryEvent event(String project, UUID memory, Instant at, Object payload) {
+    static MemoryEvent event(String project, UUID memory, Instant at, Object payload) {
         return MemoryEvent.newBuilder().setHeader(header(at)).setProjectId(project).setMemoryId(memory.toString())
                 .setPayload(payload).build();
     }
@@ -259,13 +256,13 @@ class MemoryPagesTest {
         TestTopics.write(TOPIC, key, event);
     }
 
-    private static String page(String cookie, String path) {
+    static String page(String cookie, String path) {
         Response answer = given().urlEncodingEnabled(false).cookie(ConsoleCookie.NAME, cookie).when().get(path);
         assertThat(answer.statusCode()).as(path + ": " + answer.body().asString()).isEqualTo(200);
         return answer.body().asString();
     }
 
-    private static List<UUID> ids(String page) {
+    static List<UUID> ids(String page) {
         List<UUID> ids = new ArrayList<>();
         Matcher m = Pattern.compile("class=\"memory-row\" data-id=\"([0-9a-f-]{36})\"").matcher(page);
         while (m.find()) {
@@ -305,7 +302,7 @@ class MemoryPagesTest {
         return rows;
     }
 
-    private static String encode(String text) {
+    static String encode(String text) {
         return URLEncoder.encode(text, StandardCharsets.UTF_8);
     }
 }
