@@ -17,7 +17,6 @@ import dev.hindsight.memory.embedding.NothingToEmbed;
 import dev.hindsight.memory.search.Neighbour;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.memory.store.VectorStore;
-import dev.hindsight.memory.vectors.VectorKeeper;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import io.micrometer.core.instrument.Metrics;

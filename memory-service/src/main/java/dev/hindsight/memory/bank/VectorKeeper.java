@@ -1,11 +1,7 @@
-package dev.hindsight.memory.vectors;
+package dev.hindsight.memory.bank;
 
 import dev.hindsight.events.memory.MemoryEmbedded;
 import dev.hindsight.events.memory.MemoryEvent;
-import dev.hindsight.memory.bank.MemoryEvents;
-import dev.hindsight.memory.bank.MemoryLog;
-import dev.hindsight.memory.bank.MemoryRow;
-import dev.hindsight.memory.bank.MemoryStore;
 import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.embedding.NothingToEmbed;
