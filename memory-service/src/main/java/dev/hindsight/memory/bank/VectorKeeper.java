@@ -137,8 +137,10 @@ public class VectorKeeper {
         String target = model.preferred();
         return vectors.lacking(target, cursor, config.batchSize()).flatMap(ids -> {
             if (ids.isEmpty()) {
-                cursor = null;   // the pass is over: the next round counts again, and starts another if need be
-                return Uni.createFrom().item(false);
+                // The pass is over: count now (so searches switch at once when it completed the generation); the
+                // next round starts another pass if memories arrived meanwhile.
+                cursor = null;
+                return refresh().replaceWith(false);
             }
             cursor = ids.get(ids.size() - 1);
             return store.anyTenant(ids).flatMap(memories -> embedAll(target, memories))
