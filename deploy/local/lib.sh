@@ -50,8 +50,16 @@ start_java() {
   local nice=()
   [ -n "${JAVA_NICE:-}" ] && nice=(nice -n "$JAVA_NICE")
   ( cd "$workdir" && exec "${nice[@]}" setsid java "-Dhindsight.process=$name" "$@" >"$RUN_DIR/$name.log" 2>&1 < /dev/null ) &
-  echo $! > "$RUN_DIR/$name.pid"
-  log "$name started (pid $!, log $RUN_DIR/$name.log)"
+  local started=$! i
+  echo "$started" > "$RUN_DIR/$name.pid"
+  # Until the subshell has exec'd into java its command line lacks the marker, and pid_of would take it for a stale
+  # PID (and forget it): wait for the exec, which takes milliseconds unless the machine is busy.
+  for i in $(seq 1 100); do
+    tr '\0' ' ' < "/proc/$started/cmdline" 2>/dev/null | grep -q -- "-Dhindsight.process=$name " && break
+    kill -0 "$started" 2>/dev/null || break
+    sleep 0.05
+  done
+  log "$name started (pid $started, log $RUN_DIR/$name.log)"
 }
 
 # stop NAME: TERM, then KILL after 30 s; only ever the PID this tooling recorded.

@@ -19,6 +19,7 @@ public final class Embeddings implements AutoCloseable {
     private final Function<String, ? extends Embedder> loader;
     private final Map<String, Embedder> loaded = new ConcurrentHashMap<>();
     private final ExecutorService pool;
+    private final ExecutorService background;
 
     /**
      * @param preferred the model the service is configured with: new vector generations are built with it
@@ -27,9 +28,14 @@ public final class Embeddings implements AutoCloseable {
     public Embeddings(String preferred, Function<String, ? extends Embedder> loader) {
         this.preferred = preferred;
         this.loader = loader;
-        int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
-        this.pool = Executors.newFixedThreadPool(threads, runnable -> {
-            Thread thread = new Thread(runnable, "hindsight-embedding");
+        int cores = Runtime.getRuntime().availableProcessors();
+        this.pool = pool(Math.max(1, cores), "hindsight-embedding");
+        this.background = pool(Math.max(1, cores / 2), "hindsight-embedding-background");
+    }
+
+    private static ExecutorService pool(int threads, String name) {
+        return Executors.newFixedThreadPool(threads, runnable -> {
+            Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
             return thread;
         });
@@ -45,6 +51,14 @@ public final class Embeddings implements AutoCloseable {
         return Uni.createFrom().item(() -> model(modelId).embed(text)).runSubscriptionOn(pool);
     }
 
+    /**
+     * {@link #embed} for bulk work nobody waits on (building a vector generation): on a pool of its own with half the
+     * cores, so a request's embedding never queues behind a batch and the bulk work leaves cores to requests.
+     */
+    public Uni<float[]> embedInBackground(String modelId, String text) {
+        return Uni.createFrom().item(() -> model(modelId).embed(text)).runSubscriptionOn(background);
+    }
+
     /** Loads {@code modelId} now, on the calling thread, and runs it once (start-up, so no request pays for it). */
     public void warm(String modelId) {
         model(modelId).embed("warm up");
@@ -57,5 +71,6 @@ public final class Embeddings implements AutoCloseable {
     @Override
     public void close() {
         pool.shutdownNow();
+        background.shutdownNow();
     }
 }

@@ -153,7 +153,7 @@ public class VectorKeeper {
     private Uni<List<MemoryEvent>> embedAll(String target, List<MemoryRow> memories) {
         List<Uni<Optional<MemoryEvent>>> each = new ArrayList<>(memories.size());
         for (MemoryRow memory : memories) {
-            each.add(embeddings.embed(target, SearchRule.embeddingText(memory.title(), memory.description(),
+            each.add(embeddings.embedInBackground(target, SearchRule.embeddingText(memory.title(), memory.description(),
                             memory.content()))
                     .map(vector -> Optional.of(embedded(memory, target, vector)))
                     .onFailure(NothingToEmbed.class).recoverWithItem(failure -> {
