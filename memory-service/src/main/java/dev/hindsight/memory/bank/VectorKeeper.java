@@ -78,10 +78,6 @@ public class VectorKeeper {
         return model.current();
     }
 
-    public SearchModel.State state() {
-        return model.state();
-    }
-
     /** Starts the rounds once the channels are up (MemorySetup read the counts before, see {@link #refresh}). */
     void onStart(@Observes StartupEvent event) {
         rounds.start();
@@ -90,11 +86,6 @@ public class VectorKeeper {
 
     void onStop(@Observes ShutdownEvent event) {
         rounds.stop();
-    }
-
-    /** Runs a round now (tests, and an operator's nudge through start-up). */
-    public void wake() {
-        rounds.wake();
     }
 
     /** Re-reads the counts and decides which model searches use. */

@@ -64,10 +64,6 @@ public class MemoryVectors {
         return model.current();
     }
 
-    public String configuredModel() {
-        return model.preferred();
-    }
-
     /** Re-reads the counts now (tests; the rounds do it every {@code check-every}). */
     public Uni<SearchModel.State> refresh() {
         return generations.current().chain(rm -> pool.query(rm.sql(
