@@ -59,6 +59,17 @@ public final class TestDatabase implements AutoCloseable {
         execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
     }
 
+    /**
+     * Makes database {@code name} refuse every connection (new ones, superusers' too, and the open ones, which are
+     * terminated) or accept them again: PostgreSQL unreachable for one service, the others unaffected.
+     */
+    public static void refuseConnections(String name, boolean refuse) {
+        execute("ALTER DATABASE " + name + " ALLOW_CONNECTIONS " + !refuse);
+        if (refuse) {
+            execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + name + "'");
+        }
+    }
+
     private static void execute(String sql) {
         String url = "jdbc:postgresql://" + host() + ":" + port() + "/postgres";
         try (Connection connection = connect(url, user(), password());

@@ -178,13 +178,15 @@ public final class TestTopics {
         }
     }
 
-    /** Publishes {@code value} keyed by {@code key} and waits for the broker's acknowledgement. */
-    public static <T extends SpecificRecord> void write(String topic, String key, T value) {
-        writeAll(topic, List.of(Map.entry(key, value)));
+    /** Publishes {@code value} keyed by {@code key}, waits for the broker's acknowledgement and says where it went. */
+    public static <T extends SpecificRecord> org.apache.kafka.clients.producer.RecordMetadata write(String topic,
+            String key, T value) {
+        return writeAll(topic, List.of(Map.entry(key, value))).get(0);
     }
 
     /** Publishes (key, value) pairs in order through one producer and waits until the broker acknowledged all. */
-    public static <T extends SpecificRecord> void writeAll(String topic, List<Map.Entry<String, T>> records) {
+    public static <T extends SpecificRecord> List<org.apache.kafka.clients.producer.RecordMetadata> writeAll(
+            String topic, List<Map.Entry<String, T>> records) {
         Map<String, Object> config = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all",
@@ -196,13 +198,15 @@ public final class TestTopics {
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(TestTopics.class.getClassLoader());
         try (KafkaProducer<String, T> producer = new KafkaProducer<>(config)) {
-            List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
+            List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new ArrayList<>();
             for (Map.Entry<String, T> record : records) {
                 sent.add(producer.send(new ProducerRecord<>(topic, record.getKey(), record.getValue())));
             }
-            for (java.util.concurrent.Future<?> ack : sent) {
-                ack.get();
+            List<org.apache.kafka.clients.producer.RecordMetadata> written = new ArrayList<>(sent.size());
+            for (java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> ack : sent) {
+                written.add(ack.get());
             }
+            return written;
         } catch (Exception e) {
             throw new IllegalStateException("Could not write test events to " + topic, e);
         } finally {
@@ -215,6 +219,19 @@ public final class TestTopics {
      * commit counts from 0). Zero means everything written so far has been processed and committed, so a consumer
      * that commits after its database transaction has it in its database.
      */
+    /** The offset group {@code group} has committed on {@code partition} (the next one it will read), or -1. */
+    public static long committed(String group, TopicPartition partition) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", TestKafka.bootstrapServers()))) {
+            var at = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(partition);
+            return at == null ? -1 : at.offset();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("Cannot read the offsets of group " + group, e);
+        }
+    }
+
     public static long lag(String group, List<String> topics) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", TestKafka.bootstrapServers()))) {
             Map<TopicPartition, Long> ends = endOffsets(admin, topics);

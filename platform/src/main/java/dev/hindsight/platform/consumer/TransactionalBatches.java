@@ -112,8 +112,12 @@ public final class TransactionalBatches {
                             readable.size(), handler.topic(), batchFailure.toString());
                     return oneByOne(handler, readable);
                 })
-                .onFailure().invoke(e -> LOG.warnf("Applying %d %s events failed, retrying: %s", readable.size(),
-                        handler.topic(), e.toString()))
+                .onFailure().invoke(e -> {
+                    // A consumer that cannot apply holds its offsets: operators alert on this rising.
+                    Metrics.counter("hindsight.consumer.apply.failures", "topic", handler.topic()).increment();
+                    LOG.warnf("Applying %d %s events failed, retrying: %s", readable.size(), handler.topic(),
+                            e.toString());
+                })
                 .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely();
         return deadLettered.chain(() -> applied);
     }
