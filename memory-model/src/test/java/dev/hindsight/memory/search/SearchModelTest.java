@@ -16,6 +16,7 @@ class SearchModelTest {
     @Test
     void aNewGenerationBuildsWhileSearchesUseThePreviousOneThenSwitchesAndRetiresItAfterTheGrace() {
         SearchModel model = new SearchModel("new", clock);
+        assertThat(model.preferred()).isEqualTo("new");
         assertThat(model.update(100, Map.of("old", 100L))).isTrue();
         assertThat(model.current()).isEqualTo("old");
         assertThat(model.state().building()).isTrue();
