@@ -1,6 +1,8 @@
 package dev.hindsight.query.console;
 
 import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.memory.search.SearchModel;
+import dev.hindsight.query.memory.MemoryVectors;
 import dev.hindsight.query.readmodel.Generations;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
@@ -12,11 +14,13 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
- * The operations page, for keys with the admin scope: read-model generations and how far a rebuild has come, every
- * consumer group's lag and every dead-letter topic's count. Kafka's part and PostgreSQL's are read independently:
+ * The operations page, for keys with the admin scope: read-model generations and how far a rebuild has come, which
+ * embedding model the memory search uses and how far a new one's vectors have come, every consumer group's lag and
+ * every dead-letter topic's count. Kafka's part and PostgreSQL's are read independently:
  * when one does not answer, the page says so and still shows the other.
  */
 @Path("/ui")
@@ -25,8 +29,9 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 public class OpsPages {
 
     /** What the page shows; a part that could not be read carries the reason instead. */
-    public record Ops(List<Generation> generations, String generationsError, List<KafkaOverview.GroupLag> groups,
-            String groupsError, List<KafkaOverview.DeadLetters> deadLetters, String deadLettersError) {
+    public record Ops(List<Generation> generations, String generationsError, Embedding embedding,
+            String embeddingError, List<KafkaOverview.GroupLag> groups, String groupsError,
+            List<KafkaOverview.DeadLetters> deadLetters, String deadLettersError) {
 
         public long deadLettered() {
             return deadLetters == null ? 0 : deadLetters.stream().mapToLong(KafkaOverview.DeadLetters::records).sum();
@@ -43,14 +48,30 @@ public class OpsPages {
         }
     }
 
+    /** The memory search's vector generations, as counted in the current read model (design.md § Re-embedding). */
+    public record Embedding(String searchModel, String configuredModel, boolean building, long memories,
+            List<ModelVectors> vectors) {
+
+        static Embedding of(SearchModel.State state) {
+            return new Embedding(state.current(), state.preferred(), state.building(), state.memories(),
+                    state.vectors().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                            .map(e -> new ModelVectors(e.getKey(), e.getValue())).toList());
+        }
+    }
+
+    public record ModelVectors(String model, long vectors) {
+    }
+
     private final ConsoleAccess access;
     private final Generations generations;
     private final KafkaOverview kafka;
+    private final MemoryVectors vectors;
 
-    public OpsPages(ConsoleAccess access, Generations generations, KafkaOverview kafka) {
+    public OpsPages(ConsoleAccess access, Generations generations, KafkaOverview kafka, MemoryVectors vectors) {
         this.access = access;
         this.generations = generations;
         this.kafka = kafka;
+        this.vectors = vectors;
     }
 
     @GET
@@ -60,11 +81,13 @@ public class OpsPages {
         return access.page(uri, Scopes.ADMIN, viewer -> Uni.combine().all().unis(
                         generations.list().map(list -> list.stream().map(Generation::of).toList())
                                 .map(Part::of).onFailure().recoverWithItem(Part::failed),
+                        vectors.refresh().map(Embedding::of).map(Part::of).onFailure().recoverWithItem(Part::failed),
                         kafka.lag().map(Part::of).onFailure().recoverWithItem(Part::failed),
                         kafka.deadLetters().map(Part::of).onFailure().recoverWithItem(Part::failed)).asTuple()
                 .map(parts -> ConsoleAccess.html(200, Templates.ops(new Layout(viewer, "Operations"), new Ops(
                         parts.getItem1().value(), parts.getItem1().error(), parts.getItem2().value(),
-                        parts.getItem2().error(), parts.getItem3().value(), parts.getItem3().error())).render())));
+                        parts.getItem2().error(), parts.getItem3().value(), parts.getItem3().error(),
+                        parts.getItem4().value(), parts.getItem4().error())).render())));
     }
 
     /** One part of the page: its value, or why it could not be read. */

@@ -98,6 +98,9 @@ class ConsoleReEmbeddingTest {
         await().atMost(WAIT).until(() -> vectorsOf(project, CONFIGURED) == 2);
         assertThat(state().current()).isEqualTo(PREVIOUS);
         assertThat(firstFound(cookie, list)).isEqualTo(locks);
+        assertThat(page(cookie, "/ui/ops")).as("the operations page")
+                .contains("id=\"search-model\" data-model=\"" + PREVIOUS + "\" data-building=\"true\"")
+                .contains("the vectors of\n    <strong>" + CONFIGURED + "</strong>");
 
         // A vector of text the memory no longer holds (a merge came in between) is not kept; the right one is.
         write(cache, embedded(project, cache, "probe-stale", vector(CONFIGURED, "The cache, merged."),
@@ -109,6 +112,8 @@ class ConsoleReEmbeddingTest {
         assertThat(vectorsOf(project, "probe-stale")).isZero();
         assertThat(vectorsOf(project, CONFIGURED)).isEqualTo(3);
         assertThat(firstFound(cookie, list)).isEqualTo(locks);
+        assertThat(page(cookie, "/ui/ops"))
+                .contains("id=\"search-model\" data-model=\"" + CONFIGURED + "\" data-building=\"false\"");
 
         // The previous model's vectors go once the console has searched with the new one for retire-after.
         await().atMost(WAIT).until(() -> vectorsOf(project, PREVIOUS) == 0);

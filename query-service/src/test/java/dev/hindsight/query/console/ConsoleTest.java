@@ -279,6 +279,7 @@ class ConsoleTest {
             assertThat(ops.statusCode()).isEqualTo(200);
             String html = ops.body().asString();
             assertThat(html).contains("data-state=\"current\"").contains("class=\"group\"")
+                    .contains("id=\"search-model\" data-model=\"all-minilm-l6-v2-q\"")
                     .contains("data-topic=\"hindsight.query.reasoning.dlq\"").doesNotContain("did not answer");
         });
     }
