@@ -48,14 +48,23 @@ public final class OnnxEmbedder implements Embedder {
      * {@code hindsight.memory.embedding.model} stops the start-up instead of building vectors nobody can use).
      */
     public static OnnxEmbedder load(String modelId) {
+        requireShipped(modelId);
         return switch (modelId) {
             case MINILM -> new OnnxEmbedder(MINILM, AllMiniLmL6V2QuantizedEmbeddingModel.class,
                     "/all-minilm-l6-v2-q.onnx", "/all-minilm-l6-v2-q-tokenizer.json", PoolingMode.MEAN);
             case BGE_SMALL -> new OnnxEmbedder(BGE_SMALL, BgeSmallEnV15QuantizedEmbeddingModel.class,
                     "/bge-small-en-v1.5-q.onnx", "/bge-small-en-v1.5-q-tokenizer.json", PoolingMode.CLS);
-            default -> throw new IllegalArgumentException("No embedding model " + modelId + " ships with Hindsight; "
-                    + "the ones that do: " + String.join(", ", MODELS));
+            default -> throw new IllegalStateException("A shipped model without a loader: " + modelId);
         };
+    }
+
+    /** {@code modelId} if it ships with Hindsight; otherwise fails naming the ones that do (a service's start-up). */
+    public static String requireShipped(String modelId) {
+        if (!MODELS.contains(modelId)) {
+            throw new IllegalArgumentException("No embedding model " + modelId + " ships with Hindsight; "
+                    + "the ones that do: " + String.join(", ", MODELS));
+        }
+        return modelId;
     }
 
     /**

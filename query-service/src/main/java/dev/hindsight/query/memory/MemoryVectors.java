@@ -1,5 +1,6 @@
 package dev.hindsight.query.memory;
 
+import dev.hindsight.memory.embedding.OnnxEmbedder;
 import dev.hindsight.memory.search.SearchModel;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.platform.work.Rounds;
@@ -40,13 +41,14 @@ public class MemoryVectors {
 
     public MemoryVectors(Pool pool, Generations generations, Vertx vertx,
             @ConfigProperty(name = "hindsight.memory.embedding.model",
-                    defaultValue = dev.hindsight.memory.embedding.OnnxEmbedder.MINILM) String configured,
+                    defaultValue = OnnxEmbedder.MINILM) String configured,
             @ConfigProperty(name = "hindsight.memory.embedding.check-every", defaultValue = "10s") Duration checkEvery,
             @ConfigProperty(name = "hindsight.memory.embedding.retire-after", defaultValue = "1m") Duration retireAfter) {
         this.pool = pool;
         this.generations = generations;
         this.retireAfter = retireAfter;
-        this.model = new SearchModel(configured, Clock.systemUTC());
+        // Checked at start-up: the model itself is loaded on the first search, and a typo must not wait for it.
+        this.model = new SearchModel(OnnxEmbedder.requireShipped(configured), Clock.systemUTC());
         this.rounds = new Rounds(vertx, checkEvery, "Reading the memory vectors' models", this::round);
     }
 
