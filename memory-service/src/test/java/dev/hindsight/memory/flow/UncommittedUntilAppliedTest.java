@@ -26,6 +26,7 @@ import java.util.UUID;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,6 +82,15 @@ class UncommittedUntilAppliedTest {
                 .get("/v1/memories/{id}", id).statusCode() == 200);
         TopicPartition partition = new TopicPartition(TOPIC, written.partition());
         await().atMost(WAIT).until(() -> TestTopics.committed(group, partition) > written.offset());
+    }
+
+    /**
+     * The service is left as it was found: ready. Its pool still holds connections PostgreSQL terminated, and a
+     * readiness check can draw one of them; the next test must not.
+     */
+    @AfterEach
+    void readyAgain() {
+        await().atMost(WAIT).until(() -> given().get("/q/health/ready").statusCode() == 200);
     }
 
     private static double failures() {
