@@ -65,10 +65,11 @@ class UncommittedUntilAppliedTest {
                         .setVia("rest").build());
         double failuresBefore = failures();
         RecordMetadata written;
+        TopicPartition partition;
         TestDatabase.refuseConnections(name, true);
         try {
             written = TestTopics.write(TOPIC, id.toString(), event);
-            TopicPartition partition = new TopicPartition(TOPIC, written.partition());
+            partition = new TopicPartition(TOPIC, written.partition());
             // Polled and failing: the projection's retries are counted. They back off from 200 ms, doubling up to 10 s,
             // so eight of them span far more than the commit period: an offset acknowledged early is committed by now.
             await().atMost(WAIT).until(() -> failures() >= failuresBefore + 8);
@@ -80,7 +81,6 @@ class UncommittedUntilAppliedTest {
 
         await().atMost(WAIT).until(() -> given().header("Authorization", TENANT_A.bearer())
                 .get("/v1/memories/{id}", id).statusCode() == 200);
-        TopicPartition partition = new TopicPartition(TOPIC, written.partition());
         await().atMost(WAIT).until(() -> TestTopics.committed(group, partition) > written.offset());
     }
 

@@ -15,6 +15,7 @@ import dev.hindsight.events.memory.MemoryRecorded;
 import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.embedding.OnnxEmbedder;
 import dev.hindsight.memory.events.EmbeddingVectors;
+import dev.hindsight.memory.search.SearchModel;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.memory.search.VectorGenerations;
 import dev.hindsight.query.memory.MemoryVectors;
@@ -127,7 +128,7 @@ class ConsoleReEmbeddingTest {
         return found.get(0);
     }
 
-    private dev.hindsight.memory.search.SearchModel.State state() {
+    private SearchModel.State state() {
         return vectors.refresh().await().atMost(WAIT);
     }
 
