@@ -10,15 +10,15 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
- * How the ReasoningBank answers a search (design.md § Semantic search), wherever it is asked: the project's nearest
- * memories by embedding, post-filtered to a minimum confidence, most similar first, with one slot for a distilled
- * memory on probation. memory-service's API and MCP tools and query-service's console apply this same rule to the same
+ * How the ReasoningBank answers a search (design.md § Semantic search), wherever it is asked: the project's most
+ * relevant memories by embedding ({@link #relevanceQuery}), post-filtered to a minimum confidence, most relevant first,
+ * with one slot for a distilled memory on probation. memory-service's API and MCP tools and query-service's console apply this same rule to the same
  * vectors, so both show the same memories for a query.
  *
  * <p><b>Probation.</b> A distilled memory starts at 0.6, below the 0.7 minimum, and the seed fixes both numbers; its
  * only way up is evidence, and evidence comes from being used. So an answer of two or more results gives one slot
- * ({@link #DEFAULT_PROBATION_SLOTS}) to the most similar memory {@linkplain #onProbation on probation}, when it is more
- * similar than the confident result it displaces. Being shown records a usage signal, as for every result: two
+ * ({@link #DEFAULT_PROBATION_SLOTS}) to the most relevant memory {@linkplain #onProbation on probation}, when it is
+ * more relevant than the confident result it displaces. Being shown records a usage signal, as for every result: two
  * appearances (usage weight 0.5) lift it to 0.714, where it is found on its own; one unhelpful rating in between sinks
  * it below its prior and ends its probation. A search of one result always answers with a confident memory.
  *
@@ -114,9 +114,9 @@ public final class SearchRule {
 
     /**
      * The answer: the neighbours whose memory still exists (a vector may outlive its memory for a moment) and whose
-     * confidence is at least the minimum, most similar first, at most {@code limit}; of those, up to
+     * confidence is at least the minimum, most relevant first, at most {@code limit}; of those, up to
      * {@code min(probationSlots, limit - 1)} may instead be memories {@linkplain #onProbation on probation}, each in
-     * the place its similarity gives it (so it displaces the least similar confident result, never a more similar one).
+     * the place its relevance gives it (so it displaces the least relevant confident result, never a more relevant one).
      * A candidate that is a near-duplicate of a result already taken (same outcome, vectors at least
      * {@code duplicateSimilarity} alike) is skipped and takes no place.
      *
@@ -126,7 +126,7 @@ public final class SearchRule {
     public static <M, H> List<H> rank(List<Neighbour> neighbours, Map<UUID, M> memories, Facts<M> facts,
             Policy policy, int limit, Hit<M, H> hit) {
         List<Neighbour> ordered = new ArrayList<>(neighbours);
-        ordered.sort(Comparator.comparingDouble(Neighbour::similarity).reversed());
+        ordered.sort(Comparator.comparingDouble(Neighbour::relevance).reversed());
         List<H> found = new ArrayList<>(Math.min(limit, ordered.size()));
         List<Taken> taken = new ArrayList<>(Math.min(limit, ordered.size()));
         int probation = Math.max(0, Math.min(policy.probationSlots(), limit - 1));
@@ -168,6 +168,58 @@ public final class SearchRule {
             }
             return false;
         }
+    }
+
+    /**
+     * How many memories a project's centre counts as much as: a project of {@code n} memories moves the query by
+     * {@code n / (n + CENTRE_PRIOR)} of its centre, so two or three memories barely move it and thousands move it all
+     * the way. A handful of memories is no estimate of what a project's memories share.
+     */
+    public static final int CENTRE_PRIOR = 50;
+
+    /** How long a service uses a project's centre before reading it again (in the background). */
+    public static final java.time.Duration CENTRE_MAX_AGE = java.time.Duration.ofSeconds(60);
+
+    /** The most projects' centres a service keeps. */
+    public static final int CENTRES_KEPT = 10_000;
+
+    /**
+     * The vector a search looks for (design.md § Semantic search): the query's normalised vector minus the project's
+     * centre (the mean of its memories' vectors), weighted by {@link #CENTRE_PRIOR}. The memories of one project are
+     * all about the same few things, so every one of them shares the direction of that centre, and the plain cosine
+     * ranks a memory by how much it is about those things, which all are; taking the centre away ranks it by what the
+     * query asks beyond them. Memory vectors are normalised, so the cosine to this vector orders memories by
+     * {@code memory · (query - w·centre)}, which the cosine index answers directly. Without a centre the query is the
+     * query.
+     */
+    public static float[] relevanceQuery(float[] query, Centre centre) {
+        if (centre == null || centre.count() == 0) {
+            return query;
+        }
+        double norm = 0;
+        for (float x : query) {
+            norm += x * x;
+        }
+        norm = Math.sqrt(norm);
+        float[] mean = centre.mean();
+        if (norm == 0 || mean.length != query.length) {
+            return query;
+        }
+        double w = centre.count() / (double) (centre.count() + CENTRE_PRIOR);
+        float[] shifted = new float[query.length];
+        for (int i = 0; i < query.length; i++) {
+            shifted[i] = (float) (query[i] / norm - w * mean[i]);
+        }
+        return shifted;
+    }
+
+    /** The mean of a project's memory vectors for one model, and how many memories it averages. */
+    public record Centre(float[] mean, long count) {
+    }
+
+    /** A centre as read from pgvector ({@code avg(embedding)::real[], count(*)}); null when there is no vector. */
+    public static Centre centreOf(Float[] mean, long count) {
+        return mean == null || count == 0 ? null : new Centre(vectorOf(mean), count);
     }
 
     /** What a memory is embedded from: its title, description and content together. */

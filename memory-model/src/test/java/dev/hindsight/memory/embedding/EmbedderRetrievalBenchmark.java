@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Which embedder finds the right lesson (issue #26), offline: the retrieval benchmark's corpus
  * ({@code java bench/RetrievalQuality.java export FILE}) embedded by each candidate, every question ranked against
- * every memory by exact cosine similarity (no index, no confidence filter), and scored as the online benchmark scores.
+ * every memory by exact cosine similarity (no index, no confidence filter), plainly and as the service ranks (relevance:
+ * the corpus's centre taken from the query, {@link SearchRule#relevanceQuery}), and scored as the online benchmark
+ * scores.
  * It separates what the embedder can do from what the index and the ranking do. A benchmark, run by hand (its name
  * keeps it out of the build's tests):
  *
@@ -151,7 +153,15 @@ class EmbedderRetrievalBenchmark {
         long t0 = System.nanoTime();
         List<float[]> vectors = docs.stream().map(d -> normalise(passage.apply(d.text()))).toList();
         double perDoc = (System.nanoTime() - t0) / 1e6 / docs.size();
-        Metrics m = new Metrics();
+        float[] mean = new float[vectors.get(0).length];
+        for (float[] v : vectors) {
+            for (int i = 0; i < mean.length; i++) {
+                mean[i] += v[i] / vectors.size();
+            }
+        }
+        SearchRule.Centre centre = new SearchRule.Centre(mean, vectors.size());
+        Metrics plain = new Metrics();
+        Metrics relevance = new Metrics();
         long q0 = System.nanoTime();
         for (Question question : questions) {
             float[] q = normalise(query.apply(question.text()));
@@ -161,18 +171,26 @@ class EmbedderRetrievalBenchmark {
                     answer = i;
                 }
             }
-            double target = dot(q, vectors.get(answer));
-            int rank = 1;
-            for (int i = 0; i < docs.size(); i++) {
-                if (i != answer && dot(q, vectors.get(i)) > target) {
-                    rank++;
-                }
-            }
-            m.add(rank);
+            plain.add(rank(vectors, q, answer));
+            // As the service ranks: the cosine to the query minus the corpus's centre (vectors are normalised, so the
+            // dot product orders as the cosine does).
+            relevance.add(rank(vectors, SearchRule.relevanceQuery(q, centre), answer));
         }
         double perQuery = (System.nanoTime() - q0) / 1e6 / questions.size();
-        m.print(name, questions.size());
-        System.out.printf("%-46s (embed %.1f ms/memory, %.1f ms/question incl. exact scan)%n", "", perDoc, perQuery);
+        plain.print(name, questions.size());
+        relevance.print(name + ", relevance", questions.size());
+        System.out.printf("%-46s (embed %.1f ms/memory, %.1f ms/question incl. exact scans)%n", "", perDoc, perQuery);
+    }
+
+    private static int rank(List<float[]> vectors, float[] q, int answer) {
+        double target = dot(q, vectors.get(answer));
+        int rank = 1;
+        for (int i = 0; i < vectors.size(); i++) {
+            if (i != answer && dot(q, vectors.get(i)) > target) {
+                rank++;
+            }
+        }
+        return rank;
     }
 
     private static float[] normalise(float[] v) {

@@ -72,6 +72,79 @@ class SearchRuleTest {
     }
 
     @Test
+    void anAnswerIsOrderedByRelevanceAndReportsEachMemorysSimilarity() {
+        float[] query = {1, 0, 0};
+        // Found by a relevance query: the store's similarity is each one's relevance.
+        Neighbour close = new Neighbour(A, 0.2, new float[] {0.8f, 0.6f, 0}).foundFor(query);
+        Neighbour distinct = new Neighbour(B, 0.5, new float[] {0.6f, 0, 0.8f}).foundFor(query);
+        assertThat(close.relevance()).isEqualTo(0.2);
+        assertThat(close.similarity()).isCloseTo(0.8, within(1e-6));
+        assertThat(distinct.similarity()).isCloseTo(0.6, within(1e-6));
+
+        List<Hit> hits = SearchRule.rank(List.of(close, distinct), Map.of(A, new Memory("a", 0.8),
+                B, new Memory("b", 0.8)), FACTS, NO_PROBATION, 10, (m, s, p) -> new Hit(m.name(), s, p));
+
+        assertThat(hits).extracting(Hit::name).as("more relevant first, though less similar").containsExactly("b", "a");
+        assertThat(hits.get(0).similarity()).isCloseTo(0.6, within(1e-6));
+        assertThat(new Neighbour(C, 0.7).relevance()).as("a plain neighbour's relevance is its similarity")
+                .isEqualTo(0.7);
+        assertThat(new Neighbour(C, 0.7).foundFor(query).similarity()).as("no vector: nothing to measure again")
+                .isEqualTo(0.7);
+    }
+
+    @Test
+    void theRelevanceQueryTakesTheProjectsCentreAwayByHowManyMemoriesItAverages() {
+        float[] query = {3, 4};
+        float[] mean = {0.5f, 0.5f};
+        assertThat(SearchRule.relevanceQuery(query, null)).as("no centre").isSameAs(query);
+        assertThat(SearchRule.relevanceQuery(query, new SearchRule.Centre(mean, 0))).isSameAs(query);
+        assertThat(SearchRule.relevanceQuery(query, new SearchRule.Centre(new float[] {1, 2, 3}, 9)))
+                .as("a centre of another dimension (another model) is ignored").isSameAs(query);
+
+        // 50 memories weigh half: (0.6, 0.8) - 0.5 * (0.5, 0.5).
+        assertThat(SearchRule.relevanceQuery(query, new SearchRule.Centre(mean, SearchRule.CENTRE_PRIOR)))
+                .containsExactly(new float[] {0.35f, 0.55f}, within(1e-6f));
+        // 4,950 memories weigh 0.99.
+        assertThat(SearchRule.relevanceQuery(query, new SearchRule.Centre(mean, 4950)))
+                .containsExactly(new float[] {0.6f - 0.495f, 0.8f - 0.495f}, within(1e-6f));
+        assertThat(SearchRule.relevanceQuery(new float[] {0, 0}, new SearchRule.Centre(mean, 10)))
+                .as("a zero query has no direction to keep").containsExactly(0f, 0f);
+    }
+
+    @Test
+    void whatEveryMemorySharesNoLongerDecidesTheOrder() {
+        // Five memories about the same thing (the common direction x), the query about what only B (index 1) says, z.
+        float[][] memories = {unit(0.99f, 0.14f, 0), unit(0.8f, 0, 0.6f), unit(0.99f, -0.14f, 0),
+            unit(0.99f, 0, -0.14f), unit(0.98f, 0.1f, -0.1f)};
+        float[] query = unit(1, 0.1f, 0.25f);
+        float[] mean = new float[3];
+        for (float[] m : memories) {
+            for (int i = 0; i < 3; i++) {
+                mean[i] += m[i] / memories.length;
+            }
+        }
+        assertThat(Neighbour.cosine(memories[0], query)).as("plain cosine prefers A")
+                .isGreaterThan(Neighbour.cosine(memories[1], query));
+
+        float[] relevance = SearchRule.relevanceQuery(query, new SearchRule.Centre(mean, 10_000));
+
+        assertThat(Neighbour.cosine(memories[1], relevance)).as("B says what the query adds")
+                .isGreaterThan(Neighbour.cosine(memories[0], relevance) + 0.4);
+    }
+
+    private static float[] unit(float... v) {
+        double n = 0;
+        for (float x : v) {
+            n += x * x;
+        }
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = (float) (v[i] / Math.sqrt(n));
+        }
+        return out;
+    }
+
+    @Test
     void rankStopsAtTheLimitAfterFiltering() {
         List<Neighbour> neighbours = List.of(new Neighbour(A, 0.9), new Neighbour(B, 0.8), new Neighbour(C, 0.7));
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.1), B, new Memory("b", 0.9), C, new Memory("c", 0.9));

@@ -136,7 +136,7 @@ public class MemoryResource {
     @RolesAllowed(Scopes.READ)
     @Operation(operationId = "searchMemories",
             summary = "Search memories semantically", description = "As the MCP tool memory_search: nearest by "
-            + "meaning, only confidence >= 0.7, most similar first (default limit 10); each result records a usage "
+            + "meaning, only confidence >= 0.7, most relevant first (default limit 10); each result records a usage "
             + "signal.")
     public Uni<SearchResult> search(@PathParam("project") @Pattern(regexp = Requests.ID) String project,
             @Valid @NotNull Requests.Search body) {

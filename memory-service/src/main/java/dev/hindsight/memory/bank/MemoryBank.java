@@ -15,6 +15,7 @@ import dev.hindsight.memory.confidence.ProjectWeights;
 import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.embedding.NothingToEmbed;
 import dev.hindsight.memory.search.Neighbour;
+import dev.hindsight.memory.search.ProjectCentres;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.memory.store.VectorStore;
 import dev.hindsight.platform.problem.Problem;
@@ -47,6 +48,8 @@ public class MemoryBank {
     private final MemoryConfig config;
     private final VectorKeeper generations;
     private final Clock clock = Clock.systemUTC();
+    private final ProjectCentres centres = new ProjectCentres(SearchRule.CENTRE_MAX_AGE, SearchRule.CENTRES_KEPT,
+            clock);
 
     public MemoryBank(MemoryStore store, MemoryLog log, VectorStore vectors, Embeddings embeddings,
             MemoryConfig config, VectorKeeper generations) {
@@ -98,8 +101,8 @@ public class MemoryBank {
     }
 
     /**
-     * The search rule (design.md § Semantic search): the nearest memories of the project, post-filtered to confidence ≥
-     * MinConfidence, most similar first; each one returned gets a usage signal (with the session, when the caller names
+     * The search rule (design.md § Semantic search): the project's most relevant memories, post-filtered to confidence
+     * ≥ MinConfidence, most relevant first; each one returned gets a usage signal (with the session, when the caller names
      * one, so the session's outcome can later count for it). The answer does not wait for the usage signals: they are
      * evidence the service gathers, not something the caller asked to be made durable, and waiting for their Kafka
      * acknowledgement and transaction would add a write's latency to every search (docs/benchmarks.md). Nor are they
@@ -129,8 +132,10 @@ public class MemoryBank {
         return Stages.timed("search", "embed", () -> embeddings.embed(model, query))
                 .onFailure(NothingToEmbed.class).transform(e -> ProblemException.badRequest(
                         "The text cannot be searched for", List.of(new Problem.FieldError(field, e.getMessage()))))
-                .flatMap(vector -> Stages.timed("search", "nearest",
-                        () -> vectors.nearest(tenant, project, model, vector, candidates)))
+                .flatMap(vector -> centres.centre(tenant, project, model, () -> vectors.centre(tenant, project, model))
+                        .flatMap(centre -> Stages.timed("search", "nearest", () -> vectors.nearest(tenant, project,
+                                model, SearchRule.relevanceQuery(vector, centre), candidates)))
+                        .map(found -> found.stream().map(n -> n.foundFor(vector)).toList()))
                 .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant, neighbours.stream()
                                 .map(Neighbour::memoryId).toList()))
                         .map(memories -> rank(neighbours, memories, limit, probation)));

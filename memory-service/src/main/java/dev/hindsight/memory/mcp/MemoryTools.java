@@ -88,7 +88,7 @@ public class MemoryTools {
     @Tool(name = "memory_search", structuredContent = true,
             annotations = @Annotations(title = "Search memories", readOnlyHint = false, destructiveHint = false, idempotentHint = false, openWorldHint = false),
             description = "Search for relevant memories from past sessions: strategies that worked and anti-patterns "
-                    + "to avoid, most similar first, only those with confidence >= 0.7, except that one result may be a new "
+                    + "to avoid, most relevant first, only those with confidence >= 0.7, except that one result may be a new "
                     + "distilled memory on probation (probation: true, confidence 0.6 to 0.7) that has yet to earn "
                     + "trust. Content is scrubbed of secrets.")
     public Uni<SearchResult> search(

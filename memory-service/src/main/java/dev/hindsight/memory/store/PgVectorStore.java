@@ -36,6 +36,10 @@ public class PgVectorStore implements VectorStore {
             ORDER BY embedding <=> $4::vector
             LIMIT $5""";
 
+    private static final String CENTRE = """
+            SELECT avg(embedding)::real[], count(*) FROM memory_vector
+            WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3""";
+
     private final Pool pool;
 
     public PgVectorStore(Pool pool) {
@@ -101,6 +105,13 @@ public class PgVectorStore implements VectorStore {
         }
         return tx.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = ANY($2)")
                 .execute(Tuple.of(tenant, memoryIds.toArray(UUID[]::new))).replaceWithVoid();
+    }
+
+    @Override
+    public Uni<SearchRule.Centre> centre(String tenant, String project, String modelId) {
+        return pool.preparedQuery(CENTRE).execute(Tuple.of(tenant, project, modelId))
+                .map(rows -> SearchRule.centreOf(rows.iterator().next().getArrayOfFloats(0),
+                        rows.iterator().next().getLong(1)));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.hindsight.memory.store;
 
 import dev.hindsight.memory.search.Neighbour;
+import dev.hindsight.memory.search.SearchRule;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import java.util.List;
@@ -38,6 +39,12 @@ public interface VectorStore {
     Uni<Void> removeAll(SqlClient tx, String tenant, List<UUID> memoryIds);
 
     /** The {@code k} nearest vectors of the tenant's project made by {@code modelId}, most similar first. */
+    /**
+     * The mean of the project's vectors of {@code modelId} and how many there are ({@link SearchRule#relevanceQuery});
+     * null when it has none.
+     */
+    Uni<SearchRule.Centre> centre(String tenant, String project, String modelId);
+
     Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k);
 
     /** How many vectors each model has, across tenants: which model covers the memories (design.md § Re-embedding). */

@@ -7,6 +7,7 @@ import dev.hindsight.memory.confidence.ProjectWeights;
 import dev.hindsight.memory.confidence.SignalCounts;
 import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.search.Neighbour;
+import dev.hindsight.memory.search.ProjectCentres;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.readmodel.ReadModel;
@@ -16,6 +17,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Singleton;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -65,6 +67,9 @@ public class MemoryQueries {
             WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
             ORDER BY embedding <=> $4::vector
             LIMIT $5""";
+    private static final String CENTRE = """
+            SELECT avg(embedding)::real[], count(*) FROM {rm}.memory_vector
+            WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3""";
     private static final String SIGNALS = """
             SELECT kind, positive, session_id, source, occurred_at FROM {rm}.memory_signal
             WHERE tenant_id = $1 AND memory_id = $2 ORDER BY occurred_at DESC, event_id LIMIT $3""";
@@ -115,6 +120,8 @@ public class MemoryQueries {
     private static final SearchRule.Facts<MemoryView> FACTS =
             SearchRule.Facts.of(MemoryView::confidence, MemoryView::origin, MemoryView::outcome);
 
+    private final ProjectCentres centres = new ProjectCentres(SearchRule.CENTRE_MAX_AGE, SearchRule.CENTRES_KEPT,
+            Clock.systemUTC());
     private final Pool pool;
     private final Generations generations;
     private final Embeddings embeddings;
@@ -215,16 +222,19 @@ public class MemoryQueries {
     public Uni<List<Hit>> search(String tenant, String project, String query, int limit) {
         int candidates = SearchRule.candidates(limit, candidatesPerResult);
         String model = vectors.searchModel();
-        return embeddings.embed(model, query).chain(vector -> generations.current().chain(rm -> pool
-                .preparedQuery(rm.sql(NEAREST))
-                .execute(Tuple.of(tenant, project, model, SearchRule.vectorLiteral(vector), candidates))
+        return embeddings.embed(model, query).chain(vector -> generations.current().chain(rm -> centres
+                .centre(tenant, project, model, () -> pool.preparedQuery(rm.sql(CENTRE))
+                        .execute(Tuple.of(tenant, project, model)).map(rows -> SearchRule.centreOf(
+                                rows.iterator().next().getArrayOfFloats(0), rows.iterator().next().getLong(1))))
+                .chain(centre -> pool.preparedQuery(rm.sql(NEAREST)).execute(Tuple.of(tenant, project, model,
+                        SearchRule.vectorLiteral(SearchRule.relevanceQuery(vector, centre)), candidates)))
                 .chain(rows -> {
                     // Each neighbour's own vector comes along, as memory-service's search reads it, to collapse
-                    // near-duplicates.
+                    // near-duplicates and to measure its similarity to the query itself.
                     List<Neighbour> neighbours = new ArrayList<>(rows.size());
                     for (Row row : rows) {
                         neighbours.add(new Neighbour(row.getUUID(0), row.getDouble(1),
-                                SearchRule.vectorOf(row.getArrayOfFloats(2))));
+                                SearchRule.vectorOf(row.getArrayOfFloats(2))).foundFor(vector));
                     }
                     return byIds(rm, tenant, neighbours.stream().map(Neighbour::memoryId).toList())
                             .map(found -> SearchRule.rank(neighbours, found, FACTS,
