@@ -16,6 +16,7 @@ import dev.hindsight.memory.embedding.OnnxEmbedder;
 import dev.hindsight.memory.search.Neighbour;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.testing.HindsightTestResource;
+import dev.hindsight.testing.SameSubjectMemories;
 import dev.hindsight.testing.TestTopics;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -80,39 +81,25 @@ class MemoryApiTest {
 
     /**
      * Relevance (design.md § Semantic search): in a project whose memories all say much the same thing, the one that
-     * answers what the question adds comes first, though the plain cosine puts four memories about the shared subject
-     * before it (ranks checked offline with the same model: 5th by cosine, 1st by relevance).
+     * answers what the question adds comes first, though the plain cosine ranks it 5th ({@link SameSubjectMemories}).
      */
     @Test
     void whatTheQuestionAddsBeyondTheProjectsCommonSubjectDecidesTheOrder() {
         String project = Memories.project();
-        String[] services = {"the checkout service", "the billing batch", "the search indexer", "the auth gateway",
-            "the report generator", "the notification worker", "the upload handler", "the pricing engine",
-            "the inventory sync", "the session store", "the audit exporter", "the feature flag service"};
-        String[] symptoms = {"responses became slow under load", "requests timed out during the deploy",
-            "the error rate rose after a config change", "memory grew until the pod restarted",
-            "the queue backed up overnight"};
-        for (String service : services) {
-            for (String symptom : symptoms) {
-                Memories.record(TENANT_A, project, "In " + service + ", " + symptom, "In " + service + " " + symptom
-                        + ". We looked at the dashboards and the logs, rolled back, and it recovered.", "success",
-                        List.of());
-            }
+        for (SameSubjectMemories.Text memory : SameSubjectMemories.sameSubject()) {
+            Memories.record(TENANT_A, project, memory.title(), memory.content(), "success", List.of());
         }
-        String utc = Memories.record(TENANT_A, project, "Store timestamps in UTC and convert at the edge",
-                "Invoices dated near midnight showed the previous day for customers in other time zones, because the "
-                        + "server's local zone was used to format dates. Storing instants in UTC and converting to the "
-                        + "customer's zone only for display fixed the dates.", "success", List.of()).getString("id");
+        SameSubjectMemories.Text lesson = SameSubjectMemories.LESSON;
+        String id = Memories.record(TENANT_A, project, lesson.title(), lesson.content(), "success", List.of())
+                .getString("id");
 
-        String question = "checkout service requests timed out and order dates look wrong for customers abroad";
-        JsonPath found = Memories.search(TENANT_A, project, question, 3, null);
+        JsonPath found = Memories.search(TENANT_A, project, SameSubjectMemories.QUESTION, 3, null);
 
-        assertThat(found.getList("memories.id", String.class)).first().isEqualTo(utc);
+        assertThat(found.getList("memories.id", String.class)).first().isEqualTo(id);
         // The answer's similarity is still the plain cosine of the question and the memory.
         OnnxEmbedder model = OnnxEmbedder.load(OnnxEmbedder.MINILM);
-        float[] q = model.embed(question);
-        float[] m = model.embed(SearchRule.embeddingText(found.getString("memories[0].title"), null,
-                found.getString("memories[0].content")));
+        float[] q = model.embed(SameSubjectMemories.QUESTION);
+        float[] m = model.embed(SearchRule.embeddingText(lesson.title(), null, lesson.content()));
         assertThat(found.getDouble("memories[0].similarity"))
                 .isCloseTo(new Neighbour(null, 0, q).cosine(new Neighbour(null, 0, m)), within(0.002));
     }

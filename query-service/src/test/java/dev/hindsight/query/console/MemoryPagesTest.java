@@ -25,6 +25,7 @@ import dev.hindsight.memory.events.EmbeddingVectors;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestEvents;
+import dev.hindsight.testing.SameSubjectMemories;
 import dev.hindsight.testing.TestTenants;
 import dev.hindsight.testing.TestTopics;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -107,6 +108,28 @@ class MemoryPagesTest {
         assertThat(page(cookie, "/ui/projects")).contains(">" + project + "<");
     }
 
+    /** The console ranks as memory-service does: by relevance (design.md § Semantic search). */
+    @Test
+    void aSearchRanksByWhatTheQuestionAddsBeyondTheProjectsCommonSubject() {
+        String project = "same-" + UUID.randomUUID();
+        Instant at = T0;
+        for (SameSubjectMemories.Text memory : SameSubjectMemories.sameSubject()) {
+            record(project, at = at.plusSeconds(1), MemoryOrigin.EXPLICIT, memory.title(), memory.content());
+        }
+        UUID lesson = record(project, at.plusSeconds(1), MemoryOrigin.EXPLICIT, SameSubjectMemories.LESSON.title(),
+                SameSubjectMemories.LESSON.content());
+        String cookie = ConsoleTest.signIn(TestTenants.TENANT_A);
+        String list = "/ui/projects/" + project + "/memories";
+        // All 61 projected (the second page by confidence holds the last 11) before the first search reads the
+        // project's centre.
+        await().atMost(WAIT).untilAsserted(() -> assertThat(ids(page(cookie, list + "?order=confidence&page=1")))
+                .hasSize(61 - MemoryPages.PAGE_SIZE));
+
+        String found = page(cookie, list + "?q=" + encode(SameSubjectMemories.QUESTION));
+
+        assertThat(ids(found).get(0)).isEqualTo(lesson);
+    }
+
     @Test
     void aMemoryShowsItsEvidenceSourcesMergesAndHistoryWithLinksToKnownSessions() {
         String project = "repo-" + UUID.randomUUID();
@@ -131,8 +154,9 @@ class MemoryPagesTest {
                         .setOutcome(WeightVote.CONTRADICTED).build()));
         String cookie = ConsoleTest.signIn(TestTenants.TENANT_A);
 
+        // The memory's last signal, and the known session, which comes on another topic, are both in.
         await().atMost(WAIT).untilAsserted(() -> assertThat(page(cookie, "/ui/memories/" + memory))
-                .contains("<td>explicit</td><td>helpful</td>"));
+                .contains("<td>explicit</td><td>helpful</td>").contains("href=\"/ui/sessions/" + known + "\""));
         String page = page(cookie, "/ui/memories/" + memory);
         assertThat(page).contains("Pin the JDK in CI &lt;script&gt;alert(1)&lt;/script&gt;").doesNotContain("<script>alert");
         assertThat(page).contains("pin it with a toolchain").contains("[REDACTED:").doesNotContain("ghp_aaaa");
