@@ -213,6 +213,29 @@ public final class SearchRule {
         return shifted;
     }
 
+    /**
+     * The most memories a project may have for its search to compare the query with every one of them rather than walk
+     * the HNSW index. The index holds every tenant's and project's vectors; a project that is a small part of them
+     * gets a worse answer from a filtered walk than from the exact comparison, which costs about 2 ms per 1,000
+     * vectors.
+     */
+    public static final long EXACT_SEARCH_UP_TO = 10_000;
+
+    /** Whether a project with this centre is searched exactly ({@link #EXACT_SEARCH_UP_TO}); no centre: no vectors. */
+    public static boolean searchedExactly(Centre centre) {
+        return centre != null && centre.count() <= EXACT_SEARCH_UP_TO;
+    }
+
+    /**
+     * Whether an index search that found {@code found} of the {@code k} asked for came back short, and the project is
+     * searched again exactly. The index holds every tenant's and project's vectors, and a filtered walk gives up after
+     * {@code hnsw.max_scan_tuples} (20,000) entries: a project among many others' vectors near the query can get fewer
+     * than it has, or none. A short answer from a project that has more is never the answer.
+     */
+    public static boolean cameBackShort(int found, int k, Centre centre) {
+        return centre != null && found < Math.min(k, centre.count());
+    }
+
     /** The mean of a project's memory vectors for one model, and how many memories it averages. */
     public record Centre(float[] mean, long count) {
     }

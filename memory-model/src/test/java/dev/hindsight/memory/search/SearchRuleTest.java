@@ -112,6 +112,26 @@ class SearchRuleTest {
     }
 
     @Test
+    void aSmallProjectIsSearchedExactlyAndALargerOneAgainExactlyWhenTheIndexCameBackShort() {
+        SearchRule.Centre none = null;
+        assertThat(SearchRule.searchedExactly(none)).as("no vectors yet").isFalse();
+        assertThat(SearchRule.searchedExactly(centre(1))).isTrue();
+        assertThat(SearchRule.searchedExactly(centre(10_000))).isTrue();
+        assertThat(SearchRule.searchedExactly(centre(10_001))).isFalse();
+
+        assertThat(SearchRule.cameBackShort(40, 40, centre(100_000))).isFalse();
+        assertThat(SearchRule.cameBackShort(39, 40, centre(100_000))).isTrue();
+        assertThat(SearchRule.cameBackShort(0, 40, centre(5_000))).isTrue();
+        assertThat(SearchRule.cameBackShort(12, 40, centre(12))).as("all it has").isFalse();
+        assertThat(SearchRule.cameBackShort(11, 40, centre(12))).isTrue();
+        assertThat(SearchRule.cameBackShort(0, 40, none)).as("nothing to find").isFalse();
+    }
+
+    private static SearchRule.Centre centre(long count) {
+        return new SearchRule.Centre(new float[] {1}, count);
+    }
+
+    @Test
     void whatEveryMemorySharesNoLongerDecidesTheOrder() {
         // Five memories about the same thing (the common direction x), the query about what only B (index 1) says, z.
         float[][] memories = {unit(0.99f, 0.14f, 0), unit(0.8f, 0, 0.6f), unit(0.99f, -0.14f, 0),

@@ -15,7 +15,6 @@ import dev.hindsight.memory.confidence.ProjectWeights;
 import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.embedding.NothingToEmbed;
 import dev.hindsight.memory.search.Neighbour;
-import dev.hindsight.memory.search.ProjectCentres;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.memory.store.VectorStore;
 import dev.hindsight.platform.problem.Problem;
@@ -48,8 +47,6 @@ public class MemoryBank {
     private final MemoryConfig config;
     private final VectorKeeper generations;
     private final Clock clock = Clock.systemUTC();
-    private final ProjectCentres centres = new ProjectCentres(SearchRule.CENTRE_MAX_AGE, SearchRule.CENTRES_KEPT,
-            clock);
 
     public MemoryBank(MemoryStore store, MemoryLog log, VectorStore vectors, Embeddings embeddings,
             MemoryConfig config, VectorKeeper generations) {
@@ -132,9 +129,10 @@ public class MemoryBank {
         return Stages.timed("search", "embed", () -> embeddings.embed(model, query))
                 .onFailure(NothingToEmbed.class).transform(e -> ProblemException.badRequest(
                         "The text cannot be searched for", List.of(new Problem.FieldError(field, e.getMessage()))))
-                .flatMap(vector -> centres.centre(tenant, project, model, () -> vectors.centre(tenant, project, model))
+                .flatMap(vector -> vectors.centre(tenant, project, model)
                         .flatMap(centre -> Stages.timed("search", "nearest", () -> vectors.nearest(tenant, project,
-                                model, SearchRule.relevanceQuery(vector, centre), candidates)))
+                                model, config.search().relevance() ? SearchRule.relevanceQuery(vector, centre) : vector,
+                                candidates)))
                         .map(found -> found.stream().map(n -> n.foundFor(vector)).toList()))
                 .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant, neighbours.stream()
                                 .map(Neighbour::memoryId).toList()))

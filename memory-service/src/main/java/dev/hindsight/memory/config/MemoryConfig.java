@@ -58,6 +58,13 @@ public interface MemoryConfig {
          */
         @WithDefault(SearchRule.DEFAULT_DUPLICATE_SIMILARITY)
         double duplicateSimilarity();
+
+        /**
+         * Whether a search ranks by relevance, the query minus the project's centre (design.md § Semantic search);
+         * false ranks by the plain cosine.
+         */
+        @WithDefault("true")
+        boolean relevance();
     }
 
     interface Distill {

@@ -1,6 +1,7 @@
 package dev.hindsight.memory.store;
 
 import dev.hindsight.memory.search.Neighbour;
+import dev.hindsight.memory.search.ProjectCentres;
 import dev.hindsight.memory.search.SearchRule;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -8,6 +9,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Singleton;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +21,10 @@ import java.util.UUID;
  * cosine distance. Filtering by tenant and project happens inside the index scan: the pool's connections start with
  * {@code hnsw.iterative_scan = relaxed_order} (application.properties), so a filtered scan keeps walking the graph
  * until it has {@code k} rows instead of returning fewer; "relaxed" order is why results are re-sorted here.
- * Vectors travel as pgvector's text form, cast in SQL (the reactive client has no vector codec).
+ * Vectors travel as pgvector's text form, cast in SQL (the reactive client has no vector codec). A project of at most
+ * {@link SearchRule#EXACT_SEARCH_UP_TO} vectors is searched exactly instead, without the index, and so is a larger one
+ * whose index search {@linkplain SearchRule#cameBackShort came back short}; the count comes with the project's
+ * {@linkplain #centre centre}, which this replica keeps ({@link ProjectCentres}).
  */
 @Singleton
 public class PgVectorStore implements VectorStore {
@@ -36,11 +41,20 @@ public class PgVectorStore implements VectorStore {
             ORDER BY embedding <=> $4::vector
             LIMIT $5""";
 
+    /** {@link #NEAREST} by comparing with every vector of the project: the function form uses no index. */
+    private static final String NEAREST_EXACT = """
+            SELECT memory_id, 1 - cosine_distance(embedding, $4::vector) AS similarity, embedding::real[]
+            FROM memory_vector
+            WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
+            ORDER BY cosine_distance(embedding, $4::vector)
+            LIMIT $5""";
     private static final String CENTRE = """
             SELECT avg(embedding)::real[], count(*) FROM memory_vector
             WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3""";
 
     private final Pool pool;
+    private final ProjectCentres centres = new ProjectCentres(SearchRule.CENTRE_MAX_AGE, SearchRule.CENTRES_KEPT,
+            Clock.systemUTC());
 
     public PgVectorStore(Pool pool) {
         this.pool = pool;
@@ -109,14 +123,21 @@ public class PgVectorStore implements VectorStore {
 
     @Override
     public Uni<SearchRule.Centre> centre(String tenant, String project, String modelId) {
-        return pool.preparedQuery(CENTRE).execute(Tuple.of(tenant, project, modelId))
-                .map(rows -> SearchRule.centreOf(rows.iterator().next().getArrayOfFloats(0),
-                        rows.iterator().next().getLong(1)));
+        return centres.centre(tenant, project, modelId, () -> pool.preparedQuery(CENTRE)
+                .execute(Tuple.of(tenant, project, modelId)).map(rows -> SearchRule.centreOf(
+                        rows.iterator().next().getArrayOfFloats(0), rows.iterator().next().getLong(1))));
     }
 
     @Override
     public Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k) {
-        return pool.preparedQuery(NEAREST).execute(Tuple.of(tenant, project, modelId, SearchRule.vectorLiteral(query), k)).map(rows -> {
+        return centre(tenant, project, modelId).flatMap(centre -> nearest(tenant, project, modelId, query, k,
+                SearchRule.searchedExactly(centre)).flatMap(found -> SearchRule.cameBackShort(found.size(), k, centre)
+                        ? nearest(tenant, project, modelId, query, k, true) : Uni.createFrom().item(found)));
+    }
+
+    private Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k,
+            boolean exact) {
+        return pool.preparedQuery(exact ? NEAREST_EXACT : NEAREST).execute(Tuple.of(tenant, project, modelId, SearchRule.vectorLiteral(query), k)).map(rows -> {
             List<Neighbour> found = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 found.add(new Neighbour(row.getUUID(0), row.getDouble(1), SearchRule.vectorOf(row.getArrayOfFloats(2))));

@@ -38,13 +38,18 @@ public interface VectorStore {
     /** Removes the project's vectors of memories in {@code memoryIds} (a purge passes the ones it deleted). */
     Uni<Void> removeAll(SqlClient tx, String tenant, List<UUID> memoryIds);
 
-    /** The {@code k} nearest vectors of the tenant's project made by {@code modelId}, most similar first. */
     /**
      * The mean of the project's vectors of {@code modelId} and how many there are ({@link SearchRule#relevanceQuery});
-     * null when it has none.
+     * null when it has none. As this replica last read it: at most {@link SearchRule#CENTRE_MAX_AGE} old but for a
+     * read in the background.
      */
     Uni<SearchRule.Centre> centre(String tenant, String project, String modelId);
 
+    /**
+     * The {@code k} nearest vectors of the tenant's project made by {@code modelId}, most similar first: exactly for a
+     * project of at most {@link SearchRule#EXACT_SEARCH_UP_TO} vectors, by the HNSW index for a larger one, and exactly
+     * again when the index {@linkplain SearchRule#cameBackShort came back short}.
+     */
     Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k);
 
     /** How many vectors each model has, across tenants: which model covers the memories (design.md § Re-embedding). */

@@ -67,6 +67,13 @@ public class MemoryQueries {
             WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
             ORDER BY embedding <=> $4::vector
             LIMIT $5""";
+    /** {@link #NEAREST} by comparing with every vector of the project ({@link SearchRule#EXACT_SEARCH_UP_TO}). */
+    private static final String NEAREST_EXACT = """
+            SELECT memory_id, 1 - cosine_distance(embedding, $4::vector) AS similarity, embedding::real[]
+            FROM {rm}.memory_vector
+            WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
+            ORDER BY cosine_distance(embedding, $4::vector)
+            LIMIT $5""";
     private static final String CENTRE = """
             SELECT avg(embedding)::real[], count(*) FROM {rm}.memory_vector
             WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3""";
@@ -122,6 +129,7 @@ public class MemoryQueries {
 
     private final ProjectCentres centres = new ProjectCentres(SearchRule.CENTRE_MAX_AGE, SearchRule.CENTRES_KEPT,
             Clock.systemUTC());
+    private final boolean relevance;
     private final Pool pool;
     private final Generations generations;
     private final Embeddings embeddings;
@@ -139,7 +147,8 @@ public class MemoryQueries {
             @ConfigProperty(name = "hindsight.memory.search.probation-slots",
                     defaultValue = SearchRule.DEFAULT_PROBATION_SLOTS) int probationSlots,
             @ConfigProperty(name = "hindsight.memory.search.duplicate-similarity",
-                    defaultValue = SearchRule.DEFAULT_DUPLICATE_SIMILARITY) double duplicateSimilarity) {
+                    defaultValue = SearchRule.DEFAULT_DUPLICATE_SIMILARITY) double duplicateSimilarity,
+            @ConfigProperty(name = "hindsight.memory.search.relevance", defaultValue = "true") boolean relevance) {
         this.pool = pool;
         this.generations = generations;
         this.embeddings = embeddings;
@@ -148,6 +157,7 @@ public class MemoryQueries {
         this.candidatesPerResult = candidatesPerResult;
         this.probationSlots = probationSlots;
         this.duplicateSimilarity = duplicateSimilarity;
+        this.relevance = relevance;
     }
 
     public Uni<List<Project>> projects(String tenant) {
@@ -226,8 +236,16 @@ public class MemoryQueries {
                 .centre(tenant, project, model, () -> pool.preparedQuery(rm.sql(CENTRE))
                         .execute(Tuple.of(tenant, project, model)).map(rows -> SearchRule.centreOf(
                                 rows.iterator().next().getArrayOfFloats(0), rows.iterator().next().getLong(1))))
-                .chain(centre -> pool.preparedQuery(rm.sql(NEAREST)).execute(Tuple.of(tenant, project, model,
-                        SearchRule.vectorLiteral(SearchRule.relevanceQuery(vector, centre)), candidates)))
+                .chain(centre -> {
+                    // As memory-service searches (PgVectorStore): exactly when the project is small or the index
+                    // came back short.
+                    Tuple args = Tuple.of(tenant, project, model, SearchRule.vectorLiteral(
+                            relevance ? SearchRule.relevanceQuery(vector, centre) : vector), candidates);
+                    return pool.preparedQuery(rm.sql(SearchRule.searchedExactly(centre) ? NEAREST_EXACT : NEAREST))
+                            .execute(args).chain(rows -> SearchRule.cameBackShort(rows.size(), candidates, centre)
+                                    ? pool.preparedQuery(rm.sql(NEAREST_EXACT)).execute(args)
+                                    : Uni.createFrom().item(rows));
+                })
                 .chain(rows -> {
                     // Each neighbour's own vector comes along, as memory-service's search reads it, to collapse
                     // near-duplicates and to measure its similarity to the query itself.
