@@ -3,11 +3,7 @@ package dev.hindsight.memory.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.smallrye.mutiny.Uni;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -82,28 +78,5 @@ class ProjectCentresTest {
         assertThat(count("c", 5)).as("c came after the restart: still known").isEqualTo(3);
         count("d", 6);
         assertThat(count("c", 7)).as("d found it full again").isEqualTo(7);
-    }
-
-    private static final class MutableClock extends Clock {
-        private Instant now = Instant.parse("2026-11-27T12:00:00Z");
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 }

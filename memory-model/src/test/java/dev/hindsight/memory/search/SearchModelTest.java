@@ -2,10 +2,8 @@ package dev.hindsight.memory.search;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -54,28 +52,5 @@ class SearchModelTest {
         clock.advance(Duration.ofSeconds(30));
         model.update(5, Map.of("m", 5L));
         assertThat(model.state().since()).isEqualTo(start);
-    }
-
-    private static final class MutableClock extends Clock {
-        private Instant now = Instant.parse("2026-11-27T12:00:00Z");
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }
