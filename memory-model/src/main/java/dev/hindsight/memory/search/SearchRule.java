@@ -236,6 +236,14 @@ public final class SearchRule {
         return centre != null && found < Math.min(k, centre.count());
     }
 
+    /**
+     * The most vectors a project's centre averages: one more than {@link #EXACT_SEARCH_UP_TO}, so that its count also
+     * says whether the project is searched exactly. A larger project's centre is the mean of the first of its vectors
+     * the store reads, a sample large enough to estimate it, and the read stays as cheap as for 10,000 memories (29–95
+     * ms against 0.55–0.69 s for all of 100,926).
+     */
+    public static final int CENTRE_AVERAGES_AT_MOST = (int) EXACT_SEARCH_UP_TO + 1;
+
     /** The mean of a project's memory vectors for one model, and how many memories it averages. */
     public record Centre(float[] mean, long count) {
     }

@@ -49,8 +49,9 @@ public class PgVectorStore implements VectorStore {
             ORDER BY cosine_distance(embedding, $4::vector)
             LIMIT $5""";
     private static final String CENTRE = """
-            SELECT avg(embedding)::real[], count(*) FROM memory_vector
-            WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3""";
+            SELECT avg(embedding)::real[], count(*) FROM (
+                SELECT embedding FROM memory_vector WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
+                LIMIT $4) averaged""";
 
     private final Pool pool;
     private final ProjectCentres centres = new ProjectCentres(SearchRule.CENTRE_MAX_AGE, SearchRule.CENTRES_KEPT,
@@ -124,8 +125,9 @@ public class PgVectorStore implements VectorStore {
     @Override
     public Uni<SearchRule.Centre> centre(String tenant, String project, String modelId) {
         return centres.centre(tenant, project, modelId, () -> pool.preparedQuery(CENTRE)
-                .execute(Tuple.of(tenant, project, modelId)).map(rows -> SearchRule.centreOf(
-                        rows.iterator().next().getArrayOfFloats(0), rows.iterator().next().getLong(1))));
+                .execute(Tuple.of(tenant, project, modelId, SearchRule.CENTRE_AVERAGES_AT_MOST))
+                .map(rows -> SearchRule.centreOf(rows.iterator().next().getArrayOfFloats(0),
+                        rows.iterator().next().getLong(1))));
     }
 
     @Override

@@ -75,8 +75,9 @@ public class MemoryQueries {
             ORDER BY cosine_distance(embedding, $4::vector)
             LIMIT $5""";
     private static final String CENTRE = """
-            SELECT avg(embedding)::real[], count(*) FROM {rm}.memory_vector
-            WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3""";
+            SELECT avg(embedding)::real[], count(*) FROM (
+                SELECT embedding FROM {rm}.memory_vector WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
+                LIMIT $4) averaged""";
     private static final String SIGNALS = """
             SELECT kind, positive, session_id, source, occurred_at FROM {rm}.memory_signal
             WHERE tenant_id = $1 AND memory_id = $2 ORDER BY occurred_at DESC, event_id LIMIT $3""";
@@ -234,8 +235,9 @@ public class MemoryQueries {
         String model = vectors.searchModel();
         return embeddings.embed(model, query).chain(vector -> generations.current().chain(rm -> centres
                 .centre(tenant, project, model, () -> pool.preparedQuery(rm.sql(CENTRE))
-                        .execute(Tuple.of(tenant, project, model)).map(rows -> SearchRule.centreOf(
-                                rows.iterator().next().getArrayOfFloats(0), rows.iterator().next().getLong(1))))
+                        .execute(Tuple.of(tenant, project, model, SearchRule.CENTRE_AVERAGES_AT_MOST))
+                        .map(rows -> SearchRule.centreOf(rows.iterator().next().getArrayOfFloats(0),
+                                rows.iterator().next().getLong(1))))
                 .chain(centre -> {
                     // As memory-service searches (PgVectorStore): exactly when the project is small or the index
                     // came back short.
