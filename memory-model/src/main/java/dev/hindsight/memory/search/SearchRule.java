@@ -12,8 +12,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * How the ReasoningBank answers a search (design.md § Semantic search), wherever it is asked: the project's most
  * relevant memories by embedding ({@link #relevanceQuery}), post-filtered to a minimum confidence, most relevant first,
- * with one slot for a distilled memory on probation. memory-service's API and MCP tools and query-service's console apply this same rule to the same
- * vectors, so both show the same memories for a query.
+ * with one slot for a distilled memory on probation. memory-service's API and MCP tools and query-service's console
+ * apply this same rule to the same vectors, so both show the same memories for a query.
  *
  * <p><b>Probation.</b> A distilled memory starts at 0.6, below the 0.7 minimum, and the seed fixes both numbers; its
  * only way up is evidence, and evidence comes from being used. So an answer of two or more results gives one slot
@@ -116,7 +116,8 @@ public final class SearchRule {
      * The answer: the neighbours whose memory still exists (a vector may outlive its memory for a moment) and whose
      * confidence is at least the minimum, most relevant first, at most {@code limit}; of those, up to
      * {@code min(probationSlots, limit - 1)} may instead be memories {@linkplain #onProbation on probation}, each in
-     * the place its relevance gives it (so it displaces the least relevant confident result, never a more relevant one).
+     * the place its relevance gives it (so it displaces the least relevant confident result, never a more relevant
+     * one).
      * A candidate that is a near-duplicate of a result already taken (same outcome, vectors at least
      * {@code duplicateSimilarity} alike) is skipped and takes no place.
      *

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Which embedder finds the right lesson (issue #26), offline: the retrieval benchmark's corpus
  * ({@code java bench/RetrievalQuality.java export FILE}) embedded by each candidate, every question ranked against
- * every memory by exact cosine similarity (no index, no confidence filter), plainly and as the service ranks (relevance:
- * the corpus's centre taken from the query, {@link SearchRule#relevanceQuery}), and scored as the online benchmark
- * scores.
+ * every memory by exact cosine similarity (no index, no confidence filter), plainly and as the service ranks
+ * (relevance: the corpus's centre taken from the query, {@link SearchRule#relevanceQuery}), and scored as the online
+ * benchmark scores.
  * It separates what the embedder can do from what the index and the ranking do. A benchmark, run by hand (its name
  * keeps it out of the build's tests):
  *

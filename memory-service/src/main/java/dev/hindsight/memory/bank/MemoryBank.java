@@ -99,13 +99,13 @@ public class MemoryBank {
 
     /**
      * The search rule (design.md § Semantic search): the project's most relevant memories, post-filtered to confidence
-     * ≥ MinConfidence, most relevant first; each one returned gets a usage signal (with the session, when the caller names
-     * one, so the session's outcome can later count for it). The answer does not wait for the usage signals: they are
-     * evidence the service gathers, not something the caller asked to be made durable, and waiting for their Kafka
+     * ≥ MinConfidence, most relevant first; each one returned gets a usage signal (with the session, when the caller
+     * names one, so the session's outcome can later count for it). The answer does not wait for the usage signals: they
+     * are evidence the service gathers, not something the caller asked to be made durable, and waiting for their Kafka
      * acknowledgement and transaction would add a write's latency to every search (docs/benchmarks.md). Nor are they
      * applied by the request: nobody reads them back at once, so the {@code memories} consumer applies them, many
-     * searches' worth per transaction. A signal that cannot be recorded is logged and counted
-     * ({@code hindsight_memory_usage_unrecorded_total}).
+     * searches' worth per transaction. A signal that cannot be recorded is logged and counted ({@code
+     * hindsight_memory_usage_unrecorded_total}).
      */
     public Uni<List<Found>> search(Caller caller, String project, String query, int limit, String sessionId,
             String source) {

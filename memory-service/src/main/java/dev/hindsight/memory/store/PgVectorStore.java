@@ -20,7 +20,8 @@ import java.util.UUID;
  * {@link VectorStore} on pgvector in memory-service's own database: table {@code memory_vector}, an HNSW index with
  * cosine distance. Filtering by tenant and project happens inside the index scan: the pool's connections start with
  * {@code hnsw.iterative_scan = relaxed_order} (application.properties), so a filtered scan keeps walking the graph
- * until it has {@code k} rows instead of returning fewer; "relaxed" order is why results are re-sorted here.
+ * until it has {@code k} rows or has visited {@code hnsw.max_scan_tuples}; "relaxed" order is why results are
+ * re-sorted here.
  * Vectors travel as pgvector's text form, cast in SQL (the reactive client has no vector codec). A project of at most
  * {@link SearchRule#EXACT_SEARCH_UP_TO} vectors is searched exactly instead, without the index, and so is a larger one
  * whose index search {@linkplain SearchRule#cameBackShort came back short}; the count comes with the project's
@@ -139,7 +140,8 @@ public class PgVectorStore implements VectorStore {
 
     private Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k,
             boolean exact) {
-        return pool.preparedQuery(exact ? NEAREST_EXACT : NEAREST).execute(Tuple.of(tenant, project, modelId, SearchRule.vectorLiteral(query), k)).map(rows -> {
+        return pool.preparedQuery(exact ? NEAREST_EXACT : NEAREST)
+                .execute(Tuple.of(tenant, project, modelId, SearchRule.vectorLiteral(query), k)).map(rows -> {
             List<Neighbour> found = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 found.add(new Neighbour(row.getUUID(0), row.getDouble(1), SearchRule.vectorOf(row.getArrayOfFloats(2))));
