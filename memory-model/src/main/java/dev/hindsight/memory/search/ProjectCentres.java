@@ -36,6 +36,14 @@ public final class ProjectCentres {
     }
 
     /**
+     * The centres a search uses: each read again once {@link SearchRule#CENTRE_MAX_AGE} old, at most
+     * {@link SearchRule#CENTRES_KEPT} projects.
+     */
+    public static ProjectCentres forSearch() {
+        return new ProjectCentres(SearchRule.CENTRE_MAX_AGE, SearchRule.CENTRES_KEPT, Clock.systemUTC());
+    }
+
+    /**
      * The project's centre for {@code model}: the one known, or, the first time, the one {@code read} gives (null when
      * the project has no vector of that model yet, which is not kept, so the next search reads again).
      */

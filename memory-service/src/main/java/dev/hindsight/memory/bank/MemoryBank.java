@@ -132,7 +132,7 @@ public class MemoryBank {
                 .flatMap(vector -> vectors.centre(tenant, project, model)
                         .flatMap(centre -> Stages.timed("search", "nearest", () -> vectors.nearest(tenant, project,
                                 model, config.search().relevance() ? SearchRule.relevanceQuery(vector, centre) : vector,
-                                candidates)))
+                                candidates, centre)))
                         .map(found -> found.stream().map(n -> n.foundFor(vector)).toList()))
                 .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant, neighbours.stream()
                                 .map(Neighbour::memoryId).toList()))

@@ -3,13 +3,13 @@ package dev.hindsight.memory.store;
 import dev.hindsight.memory.search.Neighbour;
 import dev.hindsight.memory.search.ProjectCentres;
 import dev.hindsight.memory.search.SearchRule;
+import dev.hindsight.memory.search.VectorSearch;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Singleton;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,28 +35,12 @@ public class PgVectorStore implements VectorStore {
             VALUES ($1, $2, $3, $4, $5::vector)
             ON CONFLICT (memory_id, model_id) DO UPDATE SET embedding = EXCLUDED.embedding
             WHERE memory_vector.tenant_id = EXCLUDED.tenant_id""";
-    private static final String NEAREST = """
-            SELECT memory_id, 1 - (embedding <=> $4::vector) AS similarity, embedding::real[]
-            FROM memory_vector
-            WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
-            ORDER BY embedding <=> $4::vector
-            LIMIT $5""";
-
-    /** {@link #NEAREST} by comparing with every vector of the project: the function form uses no index. */
-    private static final String NEAREST_EXACT = """
-            SELECT memory_id, 1 - cosine_distance(embedding, $4::vector) AS similarity, embedding::real[]
-            FROM memory_vector
-            WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
-            ORDER BY cosine_distance(embedding, $4::vector)
-            LIMIT $5""";
-    private static final String CENTRE = """
-            SELECT avg(embedding)::real[], count(*) FROM (
-                SELECT embedding FROM memory_vector WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
-                LIMIT $4) averaged""";
+    private static final String NEAREST = VectorSearch.nearest("memory_vector", false);
+    private static final String NEAREST_EXACT = VectorSearch.nearest("memory_vector", true);
+    private static final String CENTRE = VectorSearch.centre("memory_vector");
 
     private final Pool pool;
-    private final ProjectCentres centres = new ProjectCentres(SearchRule.CENTRE_MAX_AGE, SearchRule.CENTRES_KEPT,
-            Clock.systemUTC());
+    private final ProjectCentres centres = ProjectCentres.forSearch();
 
     public PgVectorStore(Pool pool) {
         this.pool = pool;
@@ -133,9 +117,13 @@ public class PgVectorStore implements VectorStore {
 
     @Override
     public Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k) {
-        return centre(tenant, project, modelId).flatMap(centre -> nearest(tenant, project, modelId, query, k,
-                SearchRule.searchedExactly(centre)).flatMap(found -> SearchRule.cameBackShort(found.size(), k, centre)
-                        ? nearest(tenant, project, modelId, query, k, true) : Uni.createFrom().item(found)));
+        return centre(tenant, project, modelId).flatMap(centre -> nearest(tenant, project, modelId, query, k, centre));
+    }
+
+    @Override
+    public Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k,
+            SearchRule.Centre centre) {
+        return VectorSearch.nearest(centre, k, exact -> nearest(tenant, project, modelId, query, k, exact), List::size);
     }
 
     private Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k,

@@ -52,6 +52,10 @@ public interface VectorStore {
      */
     Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k);
 
+    /** {@link #nearest}, for a caller that has already read the project's {@link #centre}. */
+    Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k,
+            SearchRule.Centre centre);
+
     /** How many vectors each model has, across tenants: which model covers the memories (design.md § Re-embedding). */
     Uni<Map<String, Long>> countByModel();
 

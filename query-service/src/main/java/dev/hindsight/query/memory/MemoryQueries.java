@@ -9,6 +9,7 @@ import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.search.Neighbour;
 import dev.hindsight.memory.search.ProjectCentres;
 import dev.hindsight.memory.search.SearchRule;
+import dev.hindsight.memory.search.VectorSearch;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
@@ -17,7 +18,6 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Singleton;
-import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -61,23 +61,9 @@ public class MemoryQueries {
     private static final String PROJECTS = """
             SELECT project_id, count(*) AS memories, max(recorded_at) AS latest
             FROM {rm}.memory WHERE tenant_id = $1 GROUP BY project_id ORDER BY project_id LIMIT 1000""";
-    private static final String NEAREST = """
-            SELECT memory_id, 1 - (embedding <=> $4::vector) AS similarity, embedding::real[]
-            FROM {rm}.memory_vector
-            WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
-            ORDER BY embedding <=> $4::vector
-            LIMIT $5""";
-    /** {@link #NEAREST} by comparing with every vector of the project ({@link SearchRule#EXACT_SEARCH_UP_TO}). */
-    private static final String NEAREST_EXACT = """
-            SELECT memory_id, 1 - cosine_distance(embedding, $4::vector) AS similarity, embedding::real[]
-            FROM {rm}.memory_vector
-            WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
-            ORDER BY cosine_distance(embedding, $4::vector)
-            LIMIT $5""";
-    private static final String CENTRE = """
-            SELECT avg(embedding)::real[], count(*) FROM (
-                SELECT embedding FROM {rm}.memory_vector WHERE tenant_id = $1 AND project_id = $2 AND model_id = $3
-                LIMIT $4) averaged""";
+    private static final String NEAREST = VectorSearch.nearest("{rm}.memory_vector", false);
+    private static final String NEAREST_EXACT = VectorSearch.nearest("{rm}.memory_vector", true);
+    private static final String CENTRE = VectorSearch.centre("{rm}.memory_vector");
     private static final String SIGNALS = """
             SELECT kind, positive, session_id, source, occurred_at FROM {rm}.memory_signal
             WHERE tenant_id = $1 AND memory_id = $2 ORDER BY occurred_at DESC, event_id LIMIT $3""";
@@ -128,8 +114,7 @@ public class MemoryQueries {
     private static final SearchRule.Facts<MemoryView> FACTS =
             SearchRule.Facts.of(MemoryView::confidence, MemoryView::origin, MemoryView::outcome);
 
-    private final ProjectCentres centres = new ProjectCentres(SearchRule.CENTRE_MAX_AGE, SearchRule.CENTRES_KEPT,
-            Clock.systemUTC());
+    private final ProjectCentres centres = ProjectCentres.forSearch();
     private final boolean relevance;
     private final Pool pool;
     private final Generations generations;
@@ -239,14 +224,10 @@ public class MemoryQueries {
                         .map(rows -> SearchRule.centreOf(rows.iterator().next().getArrayOfFloats(0),
                                 rows.iterator().next().getLong(1))))
                 .chain(centre -> {
-                    // As memory-service searches (PgVectorStore): exactly when the project is small or the index
-                    // came back short.
                     Tuple args = Tuple.of(tenant, project, model, SearchRule.vectorLiteral(
                             relevance ? SearchRule.relevanceQuery(vector, centre) : vector), candidates);
-                    return pool.preparedQuery(rm.sql(SearchRule.searchedExactly(centre) ? NEAREST_EXACT : NEAREST))
-                            .execute(args).chain(rows -> SearchRule.cameBackShort(rows.size(), candidates, centre)
-                                    ? pool.preparedQuery(rm.sql(NEAREST_EXACT)).execute(args)
-                                    : Uni.createFrom().item(rows));
+                    return VectorSearch.nearest(centre, candidates, exact -> pool.preparedQuery(
+                            rm.sql(exact ? NEAREST_EXACT : NEAREST)).execute(args), RowSet::size);
                 })
                 .chain(rows -> {
                     // Each neighbour's own vector comes along, as memory-service's search reads it, to collapse
