@@ -18,6 +18,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -179,13 +180,12 @@ public final class TestTopics {
     }
 
     /** Publishes {@code value} keyed by {@code key}, waits for the broker's acknowledgement and says where it went. */
-    public static <T extends SpecificRecord> org.apache.kafka.clients.producer.RecordMetadata write(String topic,
-            String key, T value) {
+    public static <T extends SpecificRecord> RecordMetadata write(String topic, String key, T value) {
         return writeAll(topic, List.of(Map.entry(key, value))).get(0);
     }
 
     /** Publishes (key, value) pairs in order through one producer and waits until the broker acknowledged all. */
-    public static <T extends SpecificRecord> List<org.apache.kafka.clients.producer.RecordMetadata> writeAll(
+    public static <T extends SpecificRecord> List<RecordMetadata> writeAll(
             String topic, List<Map.Entry<String, T>> records) {
         Map<String, Object> config = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
@@ -198,12 +198,12 @@ public final class TestTopics {
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(TestTopics.class.getClassLoader());
         try (KafkaProducer<String, T> producer = new KafkaProducer<>(config)) {
-            List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent = new ArrayList<>();
+            List<java.util.concurrent.Future<RecordMetadata>> sent = new ArrayList<>();
             for (Map.Entry<String, T> record : records) {
                 sent.add(producer.send(new ProducerRecord<>(topic, record.getKey(), record.getValue())));
             }
-            List<org.apache.kafka.clients.producer.RecordMetadata> written = new ArrayList<>(sent.size());
-            for (java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> ack : sent) {
+            List<RecordMetadata> written = new ArrayList<>(sent.size());
+            for (java.util.concurrent.Future<RecordMetadata> ack : sent) {
                 written.add(ack.get());
             }
             return written;
@@ -214,11 +214,6 @@ public final class TestTopics {
         }
     }
 
-    /**
-     * How many records of {@code topics} the consumer group {@code group} has not committed yet (a partition without a
-     * commit counts from 0). Zero means everything written so far has been processed and committed, so a consumer
-     * that commits after its database transaction has it in its database.
-     */
     /** The offset group {@code group} has committed on {@code partition} (the next one it will read), or -1. */
     public static long committed(String group, TopicPartition partition) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", TestKafka.bootstrapServers()))) {
@@ -227,11 +222,16 @@ public final class TestTopics {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("Cannot read the offsets of group " + group, e);
         }
     }
 
+    /**
+     * How many records of {@code topics} the consumer group {@code group} has not committed yet (a partition without a
+     * commit counts from 0). Zero means everything written so far has been processed and committed, so a consumer
+     * that commits after its database transaction has it in its database.
+     */
     public static long lag(String group, List<String> topics) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", TestKafka.bootstrapServers()))) {
             Map<TopicPartition, Long> ends = endOffsets(admin, topics);
