@@ -93,6 +93,8 @@ class FaultDrillIT {
                 steady(load);
                 killBroker(system, broker, null);
                 steady(load);
+                killPostgres(system, postgres);
+                steady(load);
                 killBroker(system, broker, postgres);
                 steady(load);
                 killAndRestart(system, new Instance(Service.EVALUATION, 1));
@@ -184,6 +186,53 @@ class FaultDrillIT {
         awaitVisible(system.url(Service.QUERY), written);
         figures.add(String.format("| | a message to every partition acknowledged and readable, from the kill | %.1f s |",
                 (System.nanoTime() - start) / 1e9));
+    }
+
+    /**
+     * SIGKILL of PostgreSQL alone while the load goes on: the projections' transactions die with it. It stays down
+     * until a projection has failed on it (so a batch was being applied when the database went away, and offsets of
+     * what was not applied must not move), then starts again with crash recovery. Every event must be applied once
+     * the database is back, none dead-lettered (checked at the end).
+     */
+    private void killPostgres(RunningSystem system, TestPostgres postgres) {
+        long failuresBefore = applyFailures(system);
+        long start = System.nanoTime();
+        postgres.kill();
+        await("a projection to fail on the killed database").atMost(Duration.ofMinutes(1))
+                .pollInterval(Duration.ofMillis(100)).until(() -> applyFailures(system) > failuresBefore);
+        long down = System.nanoTime();
+        postgres.start();
+        figures.add(String.format("| SIGKILL PostgreSQL alone, started again once a projection failed on it (%.1f s "
+                + "later) | taking connections | %.1f s |", (down - start) / 1e9, (System.nanoTime() - start) / 1e9));
+        List<String> written = probeEveryPartition(system);
+        awaitVisible(system.url(Service.QUERY), written);
+        figures.add(String.format("| | a message to every partition readable, from the kill | %.1f s |",
+                (System.nanoTime() - start) / 1e9));
+    }
+
+    /**
+     * Failed attempts to apply a batch, over every consumer instance ({@code hindsight_consumer_apply_failures_total},
+     * all topics); an instance that does not answer counts nothing.
+     */
+    private long applyFailures(RunningSystem system) {
+        long failures = 0;
+        for (Instance instance : system.instances()) {
+            if (instance.service() == Service.INGEST) {
+                continue;
+            }
+            Wire.Answer metrics;
+            try {
+                metrics = wire.get(system.url(instance) + "/q/metrics");
+            } catch (RuntimeException unreachable) {
+                continue;
+            }
+            for (String line : metrics.text().split("\n")) {
+                if (line.startsWith("hindsight_consumer_apply_failures_total{")) {
+                    failures += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+        }
+        return failures;
     }
 
     /**
