@@ -59,6 +59,29 @@ start_java() {
     kill -0 "$started" 2>/dev/null || break
     sleep 0.05
   done
+  # setsid gives the JVM a session of its own, and with it (where the kernel groups by session, as most desktops and
+  # VMs do: /proc/sys/kernel/sched_autogroup_enabled) a scheduling group of its own. The scheduler shares the CPU
+  # fairly between groups first and applies a process's niceness only within its group, so the niceness must be the
+  # group's too, or it changes nothing against the other services.
+  if [ -n "${JAVA_NICE:-}" ] && [ -w "/proc/$started/autogroup" ]; then
+    echo "$JAVA_NICE" > "/proc/$started/autogroup" 2>/dev/null || true
+  fi
+  # With JIT_NICE set, the JVM's optimising (C2) compiler threads run at that niceness, below the JVM's own threads:
+  # just after a start, compiling the hot paths competes with the events those paths must apply, and it can wait.
+  # The JVM must keep its compiler threads for life (-XX:-UseDynamicNumberOfCompilerThreads) for this to last.
+  if [ -n "${JIT_NICE:-}" ]; then
+    local task reniced=0
+    for i in $(seq 1 100); do
+      for task in /proc/"$started"/task/*; do
+        if [[ "$(cat "$task/comm" 2>/dev/null)" == "C2 CompilerThre"* ]]; then
+          renice -n "$JIT_NICE" -p "${task##*/}" >/dev/null 2>&1 && reniced=1
+        fi
+      done
+      [ "$reniced" = 1 ] && break
+      kill -0 "$started" 2>/dev/null || break
+      sleep 0.05
+    done
+  fi
   log "$name started (pid $started, log $RUN_DIR/$name.log)"
 }
 
