@@ -63,8 +63,16 @@ start_java() {
   # VMs do: /proc/sys/kernel/sched_autogroup_enabled) a scheduling group of its own. The scheduler shares the CPU
   # fairly between groups first and applies a process's niceness only within its group, so the niceness must be the
   # group's too, or it changes nothing against the other services.
-  if [ -n "${JAVA_NICE:-}" ] && [ -w "/proc/$started/autogroup" ]; then
-    echo "$JAVA_NICE" > "/proc/$started/autogroup" 2>/dev/null || true
+  # nice and setsid carry the marker too: wait for java itself, which runs once setsid has made the new group.
+  if [ -n "${JAVA_NICE:-}" ]; then
+    for i in $(seq 1 100); do
+      [ "$(cat "/proc/$started/comm" 2>/dev/null)" = java ] && break
+      kill -0 "$started" 2>/dev/null || break
+      sleep 0.05
+    done
+    if [ -w "/proc/$started/autogroup" ]; then
+      echo "$JAVA_NICE" > "/proc/$started/autogroup" 2>/dev/null || true
+    fi
   fi
   # With JIT_NICE set, the JVM's optimising (C2) compiler threads run at that niceness, below the JVM's own threads:
   # just after a start, compiling the hot paths competes with the events those paths must apply, and it can wait.
