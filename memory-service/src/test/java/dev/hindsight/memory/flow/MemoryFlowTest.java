@@ -15,6 +15,7 @@ import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.events.memory.MemoryOrigin;
 import dev.hindsight.events.memory.MemoryOutcome;
 import dev.hindsight.events.memory.MemoryRecorded;
+import dev.hindsight.events.memory.MemorySignalKind;
 import dev.hindsight.events.reasoning.ActivityRecorded;
 import dev.hindsight.events.reasoning.CommandRun;
 import dev.hindsight.events.reasoning.DebugAttributes;
@@ -206,6 +207,37 @@ class MemoryFlowTest {
         JsonPath after = get(id);
         assertThat(after.getDouble("confidence")).isEqualTo(before.getDouble("confidence"));
         assertThat(after.getMap("signals")).isEqualTo(before.getMap("signals"));
+    }
+
+    /**
+     * The event-id ledger is what keeps a signal counted once after the rollup: the rollup removes the signal's own
+     * row, so the natural key no longer stops a second copy, and a redelivered event (a consumer that crashed before
+     * it committed its offset reads it again) would count twice.
+     */
+    @Test
+    void aSignalRedeliveredAfterItsRowWasRolledUpIsNotCountedAgain() {
+        String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
+        String id = given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+                .body(Map.of("title", "Pin the base image", "content", "Use a digest, not a tag.", "outcome", "success"))
+                .post("/v1/projects/{p}/memories", project).then().statusCode(201).extract().path("id");
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        MemoryEvent failed = MemoryEvents.event(TestEvents.header(TENANT_A.tenant(), now), project, UUID.fromString(id),
+                MemoryEvents.signal(MemorySignalKind.OUTCOME, false, null, "rest", null));
+        TestTopics.write("hindsight.memory.v1", id, failed);
+        await().atMost(WAIT).until(() -> get(id), m -> Integer.valueOf(1).equals(m.get("signals.outcome_failed")));
+
+        rollup.rollUp(Instant.now().plus(1, ChronoUnit.DAYS)).await().atMost(Duration.ofSeconds(30));
+        assertThat(signalRows(id)).as("individual signals and aggregate rows after the rollup").containsExactly(0L, 1L);
+
+        // The same event again, then a new one behind it on the same partition: once the new one counts, the copy has
+        // been read and applied (or not) before it.
+        TestTopics.write("hindsight.memory.v1", id, failed);
+        MemoryEvent succeeded = MemoryEvents.event(TestEvents.header(TENANT_A.tenant(), now.plusSeconds(1)), project,
+                UUID.fromString(id), MemoryEvents.signal(MemorySignalKind.OUTCOME, true, null, "rest", null));
+        TestTopics.write("hindsight.memory.v1", id, succeeded);
+        JsonPath after = await().atMost(WAIT).until(() -> get(id),
+                m -> Integer.valueOf(1).equals(m.get("signals.outcome_succeeded")));
+        assertThat(after.getInt("signals.outcome_failed")).as("the redelivered failure, counted once").isEqualTo(1);
     }
 
     /** This memory's individual signal rows and aggregate rows, read from memory-service's database. */
