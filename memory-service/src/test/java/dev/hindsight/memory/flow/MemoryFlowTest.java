@@ -148,10 +148,8 @@ class MemoryFlowTest {
     void aSessionThatUsedAMemoryAndFailedCountsAsAFailedOutcomeForIt() {
         String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
         String session = "chat-" + UUID.randomUUID();
-        String id = given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
-                .body(Map.of("title", "Bisect to find the regression", "content",
-                        "Use git bisect with the failing test to find the commit that broke it.", "outcome", "success"))
-                .post("/v1/projects/{p}/memories", project).then().statusCode(201).extract().path("id");
+        String id = record(project, "Bisect to find the regression",
+                "Use git bisect with the failing test to find the commit that broke it.");
         given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
                 .body(Map.of("query", "which commit broke the build", "session_id", session))
                 .post("/v1/projects/{p}/memories/search", project).then().statusCode(200);
@@ -188,9 +186,7 @@ class MemoryFlowTest {
     @Test
     void rollingUpOldSignalsLeavesConfidenceAsItWas() {
         String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
-        String id = given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
-                .body(Map.of("title", "Profile before optimising", "content", "Measure first.", "outcome", "success"))
-                .post("/v1/projects/{p}/memories", project).then().statusCode(201).extract().path("id");
+        String id = record(project, "Profile before optimising", "Measure first.");
         given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
                 .body(Map.of("helpful", true)).post("/v1/memories/{id}/feedback", id).then().statusCode(200);
         given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
@@ -217,9 +213,7 @@ class MemoryFlowTest {
     @Test
     void aSignalRedeliveredAfterItsRowWasRolledUpIsNotCountedAgain() {
         String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
-        String id = given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
-                .body(Map.of("title", "Pin the base image", "content", "Use a digest, not a tag.", "outcome", "success"))
-                .post("/v1/projects/{p}/memories", project).then().statusCode(201).extract().path("id");
+        String id = record(project, "Pin the base image", "Use a digest, not a tag.");
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         MemoryEvent failed = MemoryEvents.event(TestEvents.header(TENANT_A.tenant(), now), project, UUID.fromString(id),
                 MemoryEvents.signal(MemorySignalKind.OUTCOME, false, null, "rest", null));
@@ -289,10 +283,11 @@ class MemoryFlowTest {
                 .setPayload(payload).build();
     }
 
-    private static void record(String project, String title, String content) {
-        given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
+    /** Records an explicit memory through the REST API; answers its id. */
+    private static String record(String project, String title, String content) {
+        return given().header("Authorization", TENANT_A.bearer()).contentType(ContentType.JSON)
                 .body(Map.of("title", title, "content", content, "outcome", "success"))
-                .post("/v1/projects/{p}/memories", project).then().statusCode(201);
+                .post("/v1/projects/{p}/memories", project).then().statusCode(201).extract().path("id");
     }
 
     private static JsonPath search(String project, String query, int limit) {
