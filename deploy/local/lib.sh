@@ -52,10 +52,11 @@ start_java() {
   ( cd "$workdir" && exec "${nice[@]}" setsid java "-Dhindsight.process=$name" "$@" >"$RUN_DIR/$name.log" 2>&1 < /dev/null ) &
   local started=$! i
   echo "$started" > "$RUN_DIR/$name.pid"
-  # Until the subshell has exec'd into java its command line lacks the marker, and pid_of would take it for a stale
-  # PID (and forget it): wait for the exec, which takes milliseconds unless the machine is busy.
+  # Until the subshell has exec'd into java (through nice and setsid, which carry the marker too) pid_of would take it
+  # for a stale PID and forget it, and setsid may not have made the JVM's session yet: wait for java itself, which
+  # takes milliseconds unless the machine is busy.
   for i in $(seq 1 100); do
-    tr '\0' ' ' < "/proc/$started/cmdline" 2>/dev/null | grep -q -- "-Dhindsight.process=$name " && break
+    [ "$(cat "/proc/$started/comm" 2>/dev/null)" = java ] && break
     kill -0 "$started" 2>/dev/null || break
     sleep 0.05
   done
@@ -63,16 +64,8 @@ start_java() {
   # VMs do: /proc/sys/kernel/sched_autogroup_enabled) a scheduling group of its own. The scheduler shares the CPU
   # fairly between groups first and applies a process's niceness only within its group, so the niceness must be the
   # group's too, or it changes nothing against the other services.
-  # nice and setsid carry the marker too: wait for java itself, which runs once setsid has made the new group.
-  if [ -n "${JAVA_NICE:-}" ]; then
-    for i in $(seq 1 100); do
-      [ "$(cat "/proc/$started/comm" 2>/dev/null)" = java ] && break
-      kill -0 "$started" 2>/dev/null || break
-      sleep 0.05
-    done
-    if [ -w "/proc/$started/autogroup" ]; then
-      echo "$JAVA_NICE" > "/proc/$started/autogroup" 2>/dev/null || true
-    fi
+  if [ -n "${JAVA_NICE:-}" ] && [ -w "/proc/$started/autogroup" ]; then
+    echo "$JAVA_NICE" > "/proc/$started/autogroup" 2>/dev/null || true
   fi
   # With JIT_NICE set, the JVM's optimising (C2) compiler threads run at that niceness, below the JVM's own threads:
   # just after a start, compiling the hot paths competes with the events those paths must apply, and it can wait.
