@@ -130,12 +130,18 @@ class EmbedderRetrievalBenchmark {
     private static final class Metrics {
         int first;
         int top5;
+        /** In the 40 candidates the service re-ranks: the best any re-ranking of them could reach. */
+        int top40;
+        /** In a pool five times larger, as a re-ranker with a larger budget could take. */
+        int top200;
         double reciprocal;
         double ndcg;
 
         void add(int rank) {
             first += rank == 1 ? 1 : 0;
             top5 += rank <= 5 ? 1 : 0;
+            top40 += rank <= 40 ? 1 : 0;
+            top200 += rank <= 200 ? 1 : 0;
             if (rank <= 10) {
                 reciprocal += 1.0 / rank;
                 ndcg += 1.0 / (Math.log(rank + 1) / Math.log(2));
@@ -143,8 +149,9 @@ class EmbedderRetrievalBenchmark {
         }
 
         void print(String name, int n) {
-            System.out.printf("%-46s recall@1 %.3f  recall@5 %.3f  MRR@10 %.3f  nDCG@10 %.3f%n", name,
-                    first / (double) n, top5 / (double) n, reciprocal / n, ndcg / n);
+            System.out.printf("%-46s recall@1 %.3f  recall@5 %.3f  MRR@10 %.3f  nDCG@10 %.3f  recall@40 %.3f  recall@200 %.3f%n",
+                    name, first / (double) n, top5 / (double) n, reciprocal / n, ndcg / n, top40 / (double) n,
+                    top200 / (double) n);
         }
     }
 
