@@ -62,6 +62,9 @@ class EmbedderRetrievalBenchmark {
             OnnxEmbedder minilm = OnnxEmbedder.load(OnnxEmbedder.MINILM);
             score("all-MiniLM-L6-v2 (q)", docs, questions, minilm::embed, minilm::embed);
         }
+        if (only.contains("minilm-hubs")) {
+            scoreHubs(docs, questions, OnnxEmbedder.load(OnnxEmbedder.MINILM)::embed);
+        }
         if (only.contains("minilm-parts")) {
             scoreParts(docs, questions, OnnxEmbedder.load(OnnxEmbedder.MINILM)::embed);
         }
@@ -125,6 +128,81 @@ class EmbedderRetrievalBenchmark {
             m.add(rank);
         }
         m.print("all-MiniLM-L6-v2 (q), whole text + best part", questions.size());
+    }
+
+    /**
+     * Hubness, offline ({@code -Dhindsight.bench.embedders=minilm-hubs}): a memory close to many other memories of
+     * the project (a generic one) is close to many questions too, and crowds the answers. A memory's hubness is its
+     * mean cosine to its k nearest memories, both taken minus the project's centre and normalised; a memory scores its
+     * relevance minus alpha times its hubness (after CSLS, cross-domain similarity local scaling). The pool re-scores
+     * only the most relevant memories, as the service re-scores the candidates an index walk hands over.
+     */
+    private static void scoreHubs(List<Doc> docs, List<Question> questions, Function<String, float[]> embed) {
+        List<float[]> vectors = docs.stream().map(d -> normalise(embed.apply(d.text()))).toList();
+        float[] mean = new float[vectors.get(0).length];
+        for (float[] v : vectors) {
+            for (int i = 0; i < mean.length; i++) {
+                mean[i] += v[i] / vectors.size();
+            }
+        }
+        SearchRule.Centre centre = new SearchRule.Centre(mean, vectors.size());
+        List<float[]> centred = vectors.stream().map(v -> normalise(SearchRule.relevanceQuery(v, centre))).toList();
+        List<float[]> queries = questions.stream()
+                .map(q -> SearchRule.relevanceQuery(normalise(embed.apply(q.text())), centre)).toList();
+        double[][] sorted = new double[docs.size()][];
+        for (int i = 0; i < docs.size(); i++) {
+            double[] sims = new double[docs.size()];
+            for (int j = 0; j < docs.size(); j++) {
+                sims[j] = i == j ? -2 : dot(centred.get(i), centred.get(j));
+            }
+            java.util.Arrays.sort(sims);
+            sorted[i] = sims;
+        }
+        for (int k : new int[] {5, 10, 20}) {
+            double[] hub = new double[docs.size()];
+            for (int i = 0; i < docs.size(); i++) {
+                double sum = 0;
+                for (int n = 1; n <= k; n++) {
+                    sum += sorted[i][sorted[i].length - n];
+                }
+                hub[i] = sum / k;
+            }
+            for (double alpha : new double[] {0.5, 0.75}) {
+                for (int pool : new int[] {40, 100, Integer.MAX_VALUE}) {
+                    Metrics m = new Metrics();
+                    for (int qi = 0; qi < questions.size(); qi++) {
+                        float[] q = queries.get(qi);
+                        int answer = -1;
+                        double[] relevance = new double[docs.size()];
+                        for (int i = 0; i < docs.size(); i++) {
+                            relevance[i] = dot(q, vectors.get(i));
+                            if (questions.get(qi).answer().equals(docs.get(i).key())) {
+                                answer = i;
+                            }
+                        }
+                        // Only the pool's most relevant memories are re-scored, as an index walk would hand them over.
+                        double[] r = relevance.clone();
+                        java.util.Arrays.sort(r);
+                        double floor = pool >= r.length ? Double.NEGATIVE_INFINITY : r[r.length - pool];
+                        int rank;
+                        if (relevance[answer] < floor) {
+                            rank = 1000;
+                        } else {
+                            rank = 1;
+                            double target = relevance[answer] - alpha * hub[answer];
+                            for (int i = 0; i < docs.size(); i++) {
+                                if (i != answer && relevance[i] >= floor && relevance[i] - alpha * hub[i] > target) {
+                                    rank++;
+                                }
+                            }
+                        }
+                        m.add(rank);
+                    }
+                    m.print("hubness k " + k + ", alpha " + alpha + ", pool " + (pool > 1000 ? "all" : pool),
+                            questions.size());
+                }
+            }
+        }
     }
 
     private static final class Metrics {
