@@ -135,7 +135,8 @@ class EmbedderRetrievalBenchmark {
      * the project (a generic one) is close to many questions too, and crowds the answers. A memory's hubness is its
      * mean cosine to its k nearest memories, both taken minus the project's centre and normalised; a memory scores its
      * relevance minus alpha times its hubness (after CSLS, cross-domain similarity local scaling). The pool re-scores
-     * only the most relevant memories, as the service re-scores the candidates an index walk hands over.
+     * only the most relevant memories, as the service re-scores the candidates an index walk hands over. "Pool
+     * hubness" needs no stored number: each candidate's hubness is taken among the pool's own members.
      */
     private static void scoreHubs(List<Doc> docs, List<Question> questions, Function<String, float[]> embed) {
         List<float[]> vectors = docs.stream().map(d -> normalise(embed.apply(d.text()))).toList();
@@ -157,6 +158,57 @@ class EmbedderRetrievalBenchmark {
             }
             java.util.Arrays.sort(sims);
             sorted[i] = sims;
+        }
+        // Hubness within the pool only: each candidate's mean centred cosine to its k nearest fellow candidates.
+        for (int pool : new int[] {40, 100}) {
+            for (double alpha : new double[] {0.25, 0.5}) {
+                Metrics m = new Metrics();
+                for (int qi = 0; qi < questions.size(); qi++) {
+                    float[] q = queries.get(qi);
+                    Integer[] order = new Integer[docs.size()];
+                    double[] relevance = new double[docs.size()];
+                    int answer = -1;
+                    for (int i = 0; i < docs.size(); i++) {
+                        order[i] = i;
+                        relevance[i] = dot(q, vectors.get(i));
+                        if (questions.get(qi).answer().equals(docs.get(i).key())) {
+                            answer = i;
+                        }
+                    }
+                    java.util.Arrays.sort(order, (a, b) -> Double.compare(relevance[b], relevance[a]));
+                    int rank = 1000;
+                    int at = -1;
+                    double[] score = new double[pool];
+                    for (int x = 0; x < pool; x++) {
+                        double[] sims = new double[pool - 1];
+                        int n = 0;
+                        for (int y = 0; y < pool; y++) {
+                            if (y != x) {
+                                sims[n++] = dot(centred.get(order[x]), centred.get(order[y]));
+                            }
+                        }
+                        java.util.Arrays.sort(sims);
+                        double sum = 0;
+                        for (int t = 1; t <= 10; t++) {
+                            sum += sims[sims.length - t];
+                        }
+                        score[x] = relevance[order[x]] - alpha * sum / 10;
+                        if (order[x] == answer) {
+                            at = x;
+                        }
+                    }
+                    if (at >= 0) {
+                        rank = 1;
+                        for (int x = 0; x < pool; x++) {
+                            if (x != at && score[x] > score[at]) {
+                                rank++;
+                            }
+                        }
+                    }
+                    m.add(rank);
+                }
+                m.print("pool hubness, pool " + pool + ", alpha " + alpha, questions.size());
+            }
         }
         for (int k : new int[] {5, 10, 20}) {
             double[] hub = new double[docs.size()];
