@@ -119,13 +119,7 @@ class EmbedderRetrievalBenchmark {
                     answer = i;
                 }
             }
-            int rank = 1;
-            for (int i = 0; i < docs.size(); i++) {
-                if (i != answer && scores[i] > scores[answer]) {
-                    rank++;
-                }
-            }
-            m.add(rank);
+            m.add(rankAmong(scores, answer));
         }
         m.print("all-MiniLM-L6-v2 (q), whole text + best part", questions.size());
     }
@@ -176,7 +170,6 @@ class EmbedderRetrievalBenchmark {
                         }
                     }
                     java.util.Arrays.sort(order, (a, b) -> Double.compare(relevance[b], relevance[a]));
-                    int rank = 1000;
                     int at = -1;
                     double[] score = new double[pool];
                     for (int x = 0; x < pool; x++) {
@@ -188,24 +181,12 @@ class EmbedderRetrievalBenchmark {
                             }
                         }
                         java.util.Arrays.sort(sims);
-                        double sum = 0;
-                        for (int t = 1; t <= 10; t++) {
-                            sum += sims[sims.length - t];
-                        }
-                        score[x] = relevance[order[x]] - alpha * sum / 10;
+                        score[x] = relevance[order[x]] - alpha * meanOfLargest(sims, 10);
                         if (order[x] == answer) {
                             at = x;
                         }
                     }
-                    if (at >= 0) {
-                        rank = 1;
-                        for (int x = 0; x < pool; x++) {
-                            if (x != at && score[x] > score[at]) {
-                                rank++;
-                            }
-                        }
-                    }
-                    m.add(rank);
+                    m.add(at < 0 ? OUTSIDE : rankAmong(score, at));
                 }
                 m.print("pool hubness, pool " + pool + ", alpha " + alpha, questions.size());
             }
@@ -213,11 +194,7 @@ class EmbedderRetrievalBenchmark {
         for (int k : new int[] {5, 10, 20}) {
             double[] hub = new double[docs.size()];
             for (int i = 0; i < docs.size(); i++) {
-                double sum = 0;
-                for (int n = 1; n <= k; n++) {
-                    sum += sorted[i][sorted[i].length - n];
-                }
-                hub[i] = sum / k;
+                hub[i] = meanOfLargest(sorted[i], k);
             }
             for (double alpha : new double[] {0.5, 0.75}) {
                 for (int pool : new int[] {40, 100, Integer.MAX_VALUE}) {
@@ -236,25 +213,41 @@ class EmbedderRetrievalBenchmark {
                         double[] r = relevance.clone();
                         java.util.Arrays.sort(r);
                         double floor = pool >= r.length ? Double.NEGATIVE_INFINITY : r[r.length - pool];
-                        int rank;
-                        if (relevance[answer] < floor) {
-                            rank = 1000;
-                        } else {
-                            rank = 1;
-                            double target = relevance[answer] - alpha * hub[answer];
-                            for (int i = 0; i < docs.size(); i++) {
-                                if (i != answer && relevance[i] >= floor && relevance[i] - alpha * hub[i] > target) {
-                                    rank++;
-                                }
-                            }
+                        double[] scores = new double[docs.size()];
+                        for (int i = 0; i < docs.size(); i++) {
+                            scores[i] = relevance[i] >= floor ? relevance[i] - alpha * hub[i]
+                                    : Double.NEGATIVE_INFINITY;
                         }
-                        m.add(rank);
+                        m.add(relevance[answer] < floor ? OUTSIDE : rankAmong(scores, answer));
                     }
                     m.print("hubness k " + k + ", alpha " + alpha + ", pool " + (pool > 1000 ? "all" : pool),
                             questions.size());
                 }
             }
         }
+    }
+
+    /** The rank of a memory the pool did not hold: beyond every cut-off. */
+    private static final int OUTSIDE = Integer.MAX_VALUE;
+
+    /** 1 + how many others score higher than {@code answer}. */
+    private static int rankAmong(double[] scores, int answer) {
+        int rank = 1;
+        for (int i = 0; i < scores.length; i++) {
+            if (i != answer && scores[i] > scores[answer]) {
+                rank++;
+            }
+        }
+        return rank;
+    }
+
+    /** The mean of the {@code k} largest of {@code ascending}, which is sorted. */
+    private static double meanOfLargest(double[] ascending, int k) {
+        double sum = 0;
+        for (int n = 1; n <= k; n++) {
+            sum += ascending[ascending.length - n];
+        }
+        return sum / k;
     }
 
     private static final class Metrics {
@@ -279,7 +272,8 @@ class EmbedderRetrievalBenchmark {
         }
 
         void print(String name, int n) {
-            System.out.printf("%-46s recall@1 %.3f  recall@5 %.3f  MRR@10 %.3f  nDCG@10 %.3f  recall@40 %.3f  recall@200 %.3f%n",
+            System.out.printf("%-46s recall@1 %.3f  recall@5 %.3f  MRR@10 %.3f  nDCG@10 %.3f  recall@40 %.3f"
+                    + "  recall@200 %.3f%n",
                     name, first / (double) n, top5 / (double) n, reciprocal / n, ndcg / n, top40 / (double) n,
                     top200 / (double) n);
         }
