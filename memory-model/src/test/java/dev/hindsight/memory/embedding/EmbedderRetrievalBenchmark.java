@@ -108,18 +108,14 @@ class EmbedderRetrievalBenchmark {
         for (Question question : questions) {
             float[] q = normalise(embed.apply(question.text()));
             double[] scores = new double[docs.size()];
-            int answer = -1;
             for (int i = 0; i < docs.size(); i++) {
                 double best = -1;
                 for (float[] part : parts.get(i)) {
                     best = Math.max(best, dot(q, part));
                 }
                 scores[i] = 0.5 * dot(q, whole.get(i)) + 0.5 * best;
-                if (question.answer().equals(docs.get(i).key())) {
-                    answer = i;
-                }
             }
-            m.add(rankAmong(scores, answer));
+            m.add(rankAmong(scores, answerIndex(docs, question)));
         }
         m.print("all-MiniLM-L6-v2 (q), whole text + best part", questions.size());
     }
@@ -134,55 +130,46 @@ class EmbedderRetrievalBenchmark {
      */
     private static void scoreHubs(List<Doc> docs, List<Question> questions, Function<String, float[]> embed) {
         List<float[]> vectors = docs.stream().map(d -> normalise(embed.apply(d.text()))).toList();
-        float[] mean = new float[vectors.get(0).length];
-        for (float[] v : vectors) {
-            for (int i = 0; i < mean.length; i++) {
-                mean[i] += v[i] / vectors.size();
-            }
-        }
-        SearchRule.Centre centre = new SearchRule.Centre(mean, vectors.size());
+        SearchRule.Centre centre = centreOf(vectors);
         List<float[]> centred = vectors.stream().map(v -> normalise(SearchRule.relevanceQuery(v, centre))).toList();
-        List<float[]> queries = questions.stream()
-                .map(q -> SearchRule.relevanceQuery(normalise(embed.apply(q.text())), centre)).toList();
-        double[][] sorted = new double[docs.size()][];
-        for (int i = 0; i < docs.size(); i++) {
-            double[] sims = new double[docs.size()];
-            for (int j = 0; j < docs.size(); j++) {
-                sims[j] = i == j ? -2 : dot(centred.get(i), centred.get(j));
+        // Per question, once: every memory's relevance, the answer's index, and the memories most relevant first.
+        int n = docs.size();
+        double[][] relevance = new double[questions.size()][n];
+        int[] answers = new int[questions.size()];
+        Integer[][] orders = new Integer[questions.size()][];
+        for (int qi = 0; qi < questions.size(); qi++) {
+            float[] q = SearchRule.relevanceQuery(normalise(embed.apply(questions.get(qi).text())), centre);
+            double[] r = relevance[qi];
+            for (int i = 0; i < n; i++) {
+                r[i] = dot(q, vectors.get(i));
             }
-            java.util.Arrays.sort(sims);
-            sorted[i] = sims;
+            answers[qi] = answerIndex(docs, questions.get(qi));
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            java.util.Arrays.sort(order, (a, b) -> Double.compare(r[b], r[a]));
+            orders[qi] = order;
         }
-        // Hubness within the pool only: each candidate's mean centred cosine to its k nearest fellow candidates.
+        // Hubness within the pool only: each candidate's mean centred cosine to its 10 nearest fellow candidates.
         for (int pool : new int[] {40, 100}) {
             for (double alpha : new double[] {0.25, 0.5}) {
                 Metrics m = new Metrics();
                 for (int qi = 0; qi < questions.size(); qi++) {
-                    float[] q = queries.get(qi);
-                    Integer[] order = new Integer[docs.size()];
-                    double[] relevance = new double[docs.size()];
-                    int answer = -1;
-                    for (int i = 0; i < docs.size(); i++) {
-                        order[i] = i;
-                        relevance[i] = dot(q, vectors.get(i));
-                        if (questions.get(qi).answer().equals(docs.get(i).key())) {
-                            answer = i;
-                        }
-                    }
-                    java.util.Arrays.sort(order, (a, b) -> Double.compare(relevance[b], relevance[a]));
+                    Integer[] order = orders[qi];
                     int at = -1;
                     double[] score = new double[pool];
                     for (int x = 0; x < pool; x++) {
                         double[] sims = new double[pool - 1];
-                        int n = 0;
+                        int s = 0;
                         for (int y = 0; y < pool; y++) {
                             if (y != x) {
-                                sims[n++] = dot(centred.get(order[x]), centred.get(order[y]));
+                                sims[s++] = dot(centred.get(order[x]), centred.get(order[y]));
                             }
                         }
                         java.util.Arrays.sort(sims);
-                        score[x] = relevance[order[x]] - alpha * meanOfLargest(sims, 10);
-                        if (order[x] == answer) {
+                        score[x] = relevance[qi][order[x]] - alpha * meanOfLargest(sims, 10);
+                        if (order[x] == answers[qi]) {
                             at = x;
                         }
                     }
@@ -191,40 +178,61 @@ class EmbedderRetrievalBenchmark {
                 m.print("pool hubness, pool " + pool + ", alpha " + alpha, questions.size());
             }
         }
+        // Hubness over the whole corpus: each memory's mean centred cosine to its k nearest memories.
+        double[][] sorted = new double[n][];
+        for (int i = 0; i < n; i++) {
+            double[] sims = new double[n];
+            for (int j = 0; j < n; j++) {
+                sims[j] = i == j ? -2 : dot(centred.get(i), centred.get(j));
+            }
+            java.util.Arrays.sort(sims);
+            sorted[i] = sims;
+        }
         for (int k : new int[] {5, 10, 20}) {
-            double[] hub = new double[docs.size()];
-            for (int i = 0; i < docs.size(); i++) {
+            double[] hub = new double[n];
+            for (int i = 0; i < n; i++) {
                 hub[i] = meanOfLargest(sorted[i], k);
             }
             for (double alpha : new double[] {0.5, 0.75}) {
                 for (int pool : new int[] {40, 100, Integer.MAX_VALUE}) {
                     Metrics m = new Metrics();
                     for (int qi = 0; qi < questions.size(); qi++) {
-                        float[] q = queries.get(qi);
-                        int answer = -1;
-                        double[] relevance = new double[docs.size()];
-                        for (int i = 0; i < docs.size(); i++) {
-                            relevance[i] = dot(q, vectors.get(i));
-                            if (questions.get(qi).answer().equals(docs.get(i).key())) {
-                                answer = i;
-                            }
-                        }
+                        double[] r = relevance[qi];
+                        int answer = answers[qi];
                         // Only the pool's most relevant memories are re-scored, as an index walk would hand them over.
-                        double[] r = relevance.clone();
-                        java.util.Arrays.sort(r);
-                        double floor = pool >= r.length ? Double.NEGATIVE_INFINITY : r[r.length - pool];
-                        double[] scores = new double[docs.size()];
-                        for (int i = 0; i < docs.size(); i++) {
-                            scores[i] = relevance[i] >= floor ? relevance[i] - alpha * hub[i]
-                                    : Double.NEGATIVE_INFINITY;
+                        double floor = pool >= n ? Double.NEGATIVE_INFINITY : r[orders[qi][pool - 1]];
+                        double[] scores = new double[n];
+                        for (int i = 0; i < n; i++) {
+                            scores[i] = r[i] >= floor ? r[i] - alpha * hub[i] : Double.NEGATIVE_INFINITY;
                         }
-                        m.add(relevance[answer] < floor ? OUTSIDE : rankAmong(scores, answer));
+                        m.add(r[answer] < floor ? OUTSIDE : rankAmong(scores, answer));
                     }
-                    m.print("hubness k " + k + ", alpha " + alpha + ", pool " + (pool > 1000 ? "all" : pool),
+                    m.print("hubness k " + k + ", alpha " + alpha + ", pool " + (pool > n ? "all" : pool),
                             questions.size());
                 }
             }
         }
+    }
+
+    /** The index of {@code question}'s lesson among {@code docs}. */
+    private static int answerIndex(List<Doc> docs, Question question) {
+        for (int i = 0; i < docs.size(); i++) {
+            if (question.answer().equals(docs.get(i).key())) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no lesson " + question.answer());
+    }
+
+    /** The corpus's centre: the mean of its (normalised) vectors, as the service averages a project's. */
+    private static SearchRule.Centre centreOf(List<float[]> vectors) {
+        float[] mean = new float[vectors.get(0).length];
+        for (float[] v : vectors) {
+            for (int i = 0; i < mean.length; i++) {
+                mean[i] += v[i] / vectors.size();
+            }
+        }
+        return new SearchRule.Centre(mean, vectors.size());
     }
 
     /** The rank of a memory the pool did not hold: beyond every cut-off. */
@@ -284,24 +292,13 @@ class EmbedderRetrievalBenchmark {
         long t0 = System.nanoTime();
         List<float[]> vectors = docs.stream().map(d -> normalise(passage.apply(d.text()))).toList();
         double perDoc = (System.nanoTime() - t0) / 1e6 / docs.size();
-        float[] mean = new float[vectors.get(0).length];
-        for (float[] v : vectors) {
-            for (int i = 0; i < mean.length; i++) {
-                mean[i] += v[i] / vectors.size();
-            }
-        }
-        SearchRule.Centre centre = new SearchRule.Centre(mean, vectors.size());
+        SearchRule.Centre centre = centreOf(vectors);
         Metrics plain = new Metrics();
         Metrics relevance = new Metrics();
         long q0 = System.nanoTime();
         for (Question question : questions) {
             float[] q = normalise(query.apply(question.text()));
-            int answer = -1;
-            for (int i = 0; i < docs.size(); i++) {
-                if (question.answer().equals(docs.get(i).key())) {
-                    answer = i;
-                }
-            }
+            int answer = answerIndex(docs, question);
             plain.add(rank(vectors, q, answer));
             // As the service ranks: the cosine to the query minus the corpus's centre (vectors are normalised, so the
             // dot product orders as the cosine does).
