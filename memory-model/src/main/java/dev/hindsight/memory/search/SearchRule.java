@@ -38,6 +38,18 @@ public final class SearchRule {
      */
     public static final String DEFAULT_CANDIDATES_PER_RESULT = "4";
 
+    /**
+     * The fewest nearest neighbours a search reads, whatever the limit: the pool in which each candidate's
+     * {@linkplain #hubness hubness} is measured (docs/adr/0015-memory-search-without-a-re-ranker.md).
+     */
+    public static final String DEFAULT_MIN_CANDIDATES = "100";
+
+    /** How much a candidate's {@linkplain #hubness hubness} lowers its relevance; 0 orders by relevance alone. */
+    public static final String DEFAULT_HUBNESS = "0.5";
+
+    /** How many of its fellow candidates a candidate's {@linkplain #hubness hubness} averages its similarity to. */
+    public static final int HUBNESS_NEIGHBOURS = 10;
+
     /** Results of one answer that may go to memories on probation (at most the limit minus one). */
     public static final String DEFAULT_PROBATION_SLOTS = "1";
 
@@ -55,14 +67,25 @@ public final class SearchRule {
 
     /** How many nearest neighbours to fetch for {@code limit} results. */
     public static int candidates(int limit, int perResult) {
-        return Math.min(MAX_CANDIDATES, limit * Math.max(1, perResult));
+        return candidates(limit, perResult, 0);
+    }
+
+    /** How many nearest neighbours to fetch for {@code limit} results, and at least {@code atLeast}. */
+    public static int candidates(int limit, int perResult, int atLeast) {
+        return Math.min(MAX_CANDIDATES, Math.max(atLeast, limit * Math.max(1, perResult)));
     }
 
     /**
-     * The thresholds of one search: the minimum confidence, how many results may be on probation, and the cosine
-     * similarity at which a candidate is a near-duplicate of a result (above 1: never).
+     * The thresholds of one search: the minimum confidence, how many results may be on probation, the cosine
+     * similarity at which a candidate is a near-duplicate of a result (above 1: never), and how much a candidate's
+     * {@linkplain #hubness hubness} lowers its place (0: not at all).
      */
-    public record Policy(double minConfidence, int probationSlots, double duplicateSimilarity) {
+    public record Policy(double minConfidence, int probationSlots, double duplicateSimilarity, double hubness) {
+
+        /** A policy that orders by relevance alone. */
+        public Policy(double minConfidence, int probationSlots, double duplicateSimilarity) {
+            this(minConfidence, probationSlots, duplicateSimilarity, 0);
+        }
     }
 
     /** What the rule reads of a memory. */
@@ -112,22 +135,29 @@ public final class SearchRule {
                 && confidence >= MemoryOrigin.DISTILLED.initialConfidence();
     }
 
+    /** {@link #rank(List, Centre, Map, Facts, Policy, int, Hit)} of a project without a centre. */
+    public static <M, H> List<H> rank(List<Neighbour> neighbours, Map<UUID, M> memories, Facts<M> facts,
+            Policy policy, int limit, Hit<M, H> hit) {
+        return rank(neighbours, null, memories, facts, policy, limit, hit);
+    }
+
     /**
      * The answer: the neighbours whose memory still exists (a vector may outlive its memory for a moment) and whose
-     * confidence is at least the minimum, most relevant first, at most {@code limit}; of those, up to
+     * confidence is at least the minimum, most relevant first (relevance less {@code policy.hubness()} times the
+     * neighbour's {@linkplain #hubness hubness} among them), at most {@code limit}; of those, up to
      * {@code min(probationSlots, limit - 1)} may instead be memories {@linkplain #onProbation on probation}, each in
      * the place its relevance gives it (so it displaces the least relevant confident result, never a more relevant
      * one).
      * A candidate that is a near-duplicate of a result already taken (same outcome, vectors at least
      * {@code duplicateSimilarity} alike) is skipped and takes no place.
      *
+     * @param centre   the project's centre, which hubness is measured beyond (null: none)
      * @param memories the neighbours' memories by id, as read now (absent = deleted)
      * @param hit      makes a result from a memory, its similarity and whether it is on probation
      */
-    public static <M, H> List<H> rank(List<Neighbour> neighbours, Map<UUID, M> memories, Facts<M> facts,
-            Policy policy, int limit, Hit<M, H> hit) {
-        List<Neighbour> ordered = new ArrayList<>(neighbours);
-        ordered.sort(Comparator.comparingDouble(Neighbour::relevance).reversed());
+    public static <M, H> List<H> rank(List<Neighbour> neighbours, Centre centre, Map<UUID, M> memories,
+            Facts<M> facts, Policy policy, int limit, Hit<M, H> hit) {
+        List<Neighbour> ordered = ordered(neighbours, centre, policy.hubness());
         List<H> found = new ArrayList<>(Math.min(limit, ordered.size()));
         List<Taken> taken = new ArrayList<>(Math.min(limit, ordered.size()));
         int probation = Math.max(0, Math.min(policy.probationSlots(), limit - 1));
@@ -154,6 +184,103 @@ public final class SearchRule {
             }
         }
         return found;
+    }
+
+    /** The neighbours in the order an answer considers them: relevance less {@code weight} times their hubness. */
+    static List<Neighbour> ordered(List<Neighbour> neighbours, Centre centre, double weight) {
+        List<Neighbour> ordered = new ArrayList<>(neighbours);
+        if (weight == 0 || neighbours.size() < 2) {
+            ordered.sort(Comparator.comparingDouble(Neighbour::relevance).reversed());
+            return ordered;
+        }
+        double[] hubness = hubness(neighbours, centre);
+        Integer[] order = new Integer[neighbours.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, Comparator.comparingDouble(
+                (Integer i) -> neighbours.get(i).relevance() - weight * hubness[i]).reversed());
+        for (int i = 0; i < order.length; i++) {
+            ordered.set(i, neighbours.get(order[i]));
+        }
+        return ordered;
+    }
+
+    /**
+     * Each neighbour's hubness among the others: the mean cosine of its vector to the {@link #HUBNESS_NEIGHBOURS}
+     * most similar of theirs, every vector taken beyond the project's centre as a {@linkplain #relevanceQuery relevance
+     * query} is (what all of a project's memories share is no sign of being generic). A neighbour without a vector has
+     * hubness 0 and counts for no other's.
+     */
+    public static double[] hubness(List<Neighbour> neighbours, Centre centre) {
+        int n = neighbours.size();
+        float[][] beyond = new float[n][];
+        for (int i = 0; i < n; i++) {
+            float[] vector = neighbours.get(i).vector();
+            beyond[i] = vector == null ? null : unit(relevanceQuery(vector, centre));
+        }
+        // Each row keeps its most similar cosines, largest first; the matrix is symmetric, so each pair is one dot.
+        int k = Math.max(0, Math.min(HUBNESS_NEIGHBOURS, n - 1));
+        double[][] nearest = new double[n][k];
+        int[] kept = new int[n];
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                if (beyond[i] == null || beyond[j] == null || beyond[i].length != beyond[j].length) {
+                    continue;
+                }
+                double cosine = dot(beyond[i], beyond[j]);
+                kept[i] = keep(nearest[i], kept[i], cosine);
+                kept[j] = keep(nearest[j], kept[j], cosine);
+            }
+        }
+        double[] hubness = new double[n];
+        for (int i = 0; i < n; i++) {
+            double sum = 0;
+            for (int x = 0; x < kept[i]; x++) {
+                sum += nearest[i][x];
+            }
+            hubness[i] = kept[i] == 0 ? 0 : sum / kept[i];
+        }
+        return hubness;
+    }
+
+    /** Keeps {@code value} among the largest of {@code top} (its first {@code size} sorted descending); the new size. */
+    private static int keep(double[] top, int size, double value) {
+        if (top.length == 0 || size == top.length && value <= top[size - 1]) {
+            return size;
+        }
+        int at = size;
+        if (size < top.length) {
+            size++;
+        } else {
+            at = size - 1;
+        }
+        while (at > 0 && top[at - 1] < value) {
+            top[at] = top[at - 1];
+            at--;
+        }
+        top[at] = value;
+        return size;
+    }
+
+    private static float[] unit(float[] vector) {
+        double norm = Math.sqrt(dot(vector, vector));
+        if (norm == 0) {
+            return vector;
+        }
+        float[] unit = new float[vector.length];
+        for (int i = 0; i < vector.length; i++) {
+            unit[i] = (float) (vector[i] / norm);
+        }
+        return unit;
+    }
+
+    private static double dot(float[] x, float[] y) {
+        double dot = 0;
+        for (int i = 0; i < x.length; i++) {
+            dot += x[i] * y[i];
+        }
+        return dot;
     }
 
     /** A result of the answer: its neighbour (with the vector) and its outcome. */

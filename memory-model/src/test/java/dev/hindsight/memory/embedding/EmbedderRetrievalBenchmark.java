@@ -138,7 +138,8 @@ class EmbedderRetrievalBenchmark {
         int[] answers = new int[questions.size()];
         Integer[][] orders = new Integer[questions.size()][];
         for (int qi = 0; qi < questions.size(); qi++) {
-            float[] q = SearchRule.relevanceQuery(normalise(embed.apply(questions.get(qi).text())), centre);
+            // Normalised, as pgvector's cosine is: relevance is on the scale the service's hubness weight applies to.
+            float[] q = normalise(SearchRule.relevanceQuery(normalise(embed.apply(questions.get(qi).text())), centre));
             double[] r = relevance[qi];
             for (int i = 0; i < n; i++) {
                 r[i] = dot(q, vectors.get(i));
@@ -152,8 +153,9 @@ class EmbedderRetrievalBenchmark {
             orders[qi] = order;
         }
         // Hubness within the pool only: each candidate's mean centred cosine to its 10 nearest fellow candidates.
-        for (int pool : new int[] {40, 100}) {
-            for (double alpha : new double[] {0.25, 0.5}) {
+        for (int asked : new int[] {40, 100}) {
+            int pool = Math.min(asked, n);
+            for (double alpha : new double[] {0.25, 0.5, 0.75, 1.0}) {
                 Metrics m = new Metrics();
                 for (int qi = 0; qi < questions.size(); qi++) {
                     Integer[] order = orders[qi];

@@ -165,6 +165,81 @@ class SearchRuleTest {
     }
 
     @Test
+    void candidatesAreAtLeastTheHubnessPool() {
+        assertThat(SearchRule.candidates(10, 4, 100)).isEqualTo(100);
+        assertThat(SearchRule.candidates(5, 4, 100)).as("whatever the limit").isEqualTo(100);
+        assertThat(SearchRule.candidates(50, 4, 100)).isEqualTo(200);
+        assertThat(SearchRule.candidates(300, 4, 100)).isEqualTo(SearchRule.MAX_CANDIDATES);
+        assertThat(SearchRule.candidates(1, 4, 2_000)).as("the cap holds").isEqualTo(SearchRule.MAX_CANDIDATES);
+        assertThat(SearchRule.candidates(3, 4, 0)).isEqualTo(12);
+    }
+
+    @Test
+    void hubnessIsTheMeanCosineToTheMostSimilarFellowCandidates() {
+        List<Neighbour> three = List.of(new Neighbour(A, 0.9, new float[] {1, 0}),
+                new Neighbour(B, 0.8, new float[] {2, 0}), new Neighbour(C, 0.7, new float[] {0, 3}));
+        assertThat(SearchRule.hubness(three, null)).as("A and B: (1 + 0) / 2; C: (0 + 0) / 2")
+                .containsExactly(new double[] {0.5, 0.5, 0}, within(1e-9));
+
+        // Eleven alike and one apart: only the ten most similar count, so each of the eleven has hubness 1.
+        List<Neighbour> twelve = new java.util.ArrayList<>();
+        for (int i = 0; i < 11; i++) {
+            twelve.add(new Neighbour(UUID.randomUUID(), 0.5, new float[] {1, 0, 0}));
+        }
+        twelve.add(new Neighbour(D, 0.5, new float[] {0, 1, 0}));
+        double[] hubness = SearchRule.hubness(twelve, null);
+        assertThat(hubness[0]).isCloseTo(1.0, within(1e-9));
+        assertThat(hubness[10]).isCloseTo(1.0, within(1e-9));
+        assertThat(hubness[11]).isCloseTo(0.0, within(1e-9));
+
+        List<Neighbour> oneWithout = List.of(new Neighbour(A, 0.9, new float[] {1, 0}), new Neighbour(B, 0.8),
+                new Neighbour(C, 0.7, new float[] {1, 0}), new Neighbour(D, 0.6, new float[] {1, 0, 0}));
+        assertThat(SearchRule.hubness(oneWithout, null))
+                .as("no vector (or another model's): hubness 0, and no company for the others")
+                .containsExactly(new double[] {1, 0, 1, 0}, within(1e-9));
+        assertThat(SearchRule.hubness(List.of(new Neighbour(A, 0.9, new float[] {1, 0})), null)).containsExactly(0.0);
+        assertThat(SearchRule.hubness(List.of(), null)).isEmpty();
+    }
+
+    @Test
+    void hubnessIsMeasuredBeyondWhatTheWholeProjectShares() {
+        // Alike only in the direction every memory of the project shares (x): beyond it, they point apart.
+        List<Neighbour> pair = List.of(new Neighbour(A, 0.9, unit(1, 0.3f, 0)),
+                new Neighbour(B, 0.8, unit(1, -0.3f, 0)));
+        SearchRule.Centre centre = new SearchRule.Centre(new float[] {0.95f, 0, 0}, 10_000);
+
+        assertThat(SearchRule.hubness(pair, null)[0]).as("plainly alike").isGreaterThan(0.8);
+        assertThat(SearchRule.hubness(pair, centre)[0]).as("beyond the centre, opposed").isLessThan(-0.5);
+    }
+
+    @Test
+    void aGenericMemoryGivesWayToASpecificOneWhenHubnessCounts() {
+        // The generic memory is the most relevant, but it lies among ten others that say much the same; the specific
+        // one is a little less relevant and like none of them.
+        UUID generic = UUID.randomUUID();
+        UUID specific = UUID.randomUUID();
+        List<Neighbour> neighbours = new java.util.ArrayList<>();
+        Map<UUID, Memory> memories = new java.util.HashMap<>();
+        neighbours.add(new Neighbour(generic, 0.6, unit(1, 0.05f, 0, 0)));
+        memories.put(generic, new Memory("generic", 0.8));
+        neighbours.add(new Neighbour(specific, 0.58, unit(0, 0, 1, 0)));
+        memories.put(specific, new Memory("specific", 0.8));
+        for (int i = 0; i < 10; i++) {
+            UUID id = UUID.randomUUID();
+            neighbours.add(new Neighbour(id, 0.3, unit(1, 0, 0, 0.02f * i)));
+            memories.put(id, new Memory("like-generic-" + i, 0.8));
+        }
+
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0.5), 2,
+                (m, s, p) -> m.name())).containsExactly("specific", "generic");
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0), 2,
+                (m, s, p) -> m.name())).as("by relevance alone").containsExactly("generic", "specific");
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0.5), 12,
+                (m, s, p) -> s).subList(0, 2)).as("each result still reports its similarity to the query")
+                .containsExactly(0.58, 0.6);
+    }
+
+    @Test
     void rankStopsAtTheLimitAfterFiltering() {
         List<Neighbour> neighbours = List.of(new Neighbour(A, 0.9), new Neighbour(B, 0.8), new Neighbour(C, 0.7));
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.1), B, new Memory("b", 0.9), C, new Memory("c", 0.9));

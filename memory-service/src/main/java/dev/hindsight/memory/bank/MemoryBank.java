@@ -124,26 +124,27 @@ public class MemoryBank {
      */
     public Uni<List<Found>> find(String tenant, String project, String query, int limit, String field,
             boolean probation) {
-        int candidates = SearchRule.candidates(limit, config.search().candidatesPerResult());
+        int candidates = SearchRule.candidates(limit, config.search().candidatesPerResult(),
+                config.search().minCandidates());
         String model = generations.searchModel();
         return Stages.timed("search", "embed", () -> embeddings.embed(model, query))
                 .onFailure(NothingToEmbed.class).transform(e -> ProblemException.badRequest(
                         "The text cannot be searched for", List.of(new Problem.FieldError(field, e.getMessage()))))
                 .flatMap(vector -> vectors.centre(tenant, project, model)
                         .flatMap(centre -> Stages.timed("search", "nearest", () -> vectors.nearest(tenant, project,
-                                model, config.search().relevance() ? SearchRule.relevanceQuery(vector, centre) : vector,
-                                candidates, centre)))
-                        .map(found -> found.stream().map(n -> n.foundFor(vector)).toList()))
-                .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant, neighbours.stream()
-                                .map(Neighbour::memoryId).toList()))
-                        .map(memories -> rank(neighbours, memories, limit, probation)));
+                                        model, config.search().relevance() ? SearchRule.relevanceQuery(vector, centre)
+                                                : vector, candidates, centre))
+                                .map(found -> found.stream().map(n -> n.foundFor(vector)).toList())
+                                .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant,
+                                                neighbours.stream().map(Neighbour::memoryId).toList()))
+                                        .map(memories -> rank(neighbours, centre, memories, limit, probation)))));
     }
 
-    private List<Found> rank(List<Neighbour> neighbours, Map<UUID, MemoryRow> memories, int limit,
-            boolean probation) {
-        return SearchRule.rank(neighbours, memories, MemoryRow.FACTS, new SearchRule.Policy(
+    private List<Found> rank(List<Neighbour> neighbours, SearchRule.Centre centre, Map<UUID, MemoryRow> memories,
+            int limit, boolean probation) {
+        return SearchRule.rank(neighbours, centre, memories, MemoryRow.FACTS, new SearchRule.Policy(
                 config.search().minConfidence(), probation ? config.search().probationSlots() : 0,
-                config.search().duplicateSimilarity()), limit, Found::new);
+                config.search().duplicateSimilarity(), config.search().hubness()), limit, Found::new);
     }
 
     /**

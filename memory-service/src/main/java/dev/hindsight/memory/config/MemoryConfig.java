@@ -45,6 +45,21 @@ public interface MemoryConfig {
         int candidatesPerResult();
 
         /**
+         * The fewest nearest neighbours a search reads, whatever the limit: the pool in which each candidate's hubness
+         * is measured (design.md § Semantic search).
+         */
+        @WithDefault(SearchRule.DEFAULT_MIN_CANDIDATES)
+        int minCandidates();
+
+        /**
+         * How much a candidate's hubness (its mean similarity to its nearest fellow candidates, beyond the project's
+         * centre) lowers its relevance, so that generic memories give way to specific ones (design.md § Semantic
+         * search); 0 ranks by relevance alone.
+         */
+        @WithDefault(SearchRule.DEFAULT_HUBNESS)
+        double hubness();
+
+        /**
          * Results of an answer of two or more that may go to a distilled memory on probation, below the minimum
          * confidence but not below its prior, so that it can earn its first evidence (design.md § Semantic search).
          * 0 turns probation off.

@@ -124,6 +124,8 @@ public class MemoryQueries {
     private final int candidatesPerResult;
     private final int probationSlots;
     private final double duplicateSimilarity;
+    private final int minCandidates;
+    private final double hubness;
 
     public MemoryQueries(Pool pool, Generations generations, Embeddings embeddings, MemoryVectors vectors,
             @ConfigProperty(name = "hindsight.memory.search.min-confidence",
@@ -134,7 +136,11 @@ public class MemoryQueries {
                     defaultValue = SearchRule.DEFAULT_PROBATION_SLOTS) int probationSlots,
             @ConfigProperty(name = "hindsight.memory.search.duplicate-similarity",
                     defaultValue = SearchRule.DEFAULT_DUPLICATE_SIMILARITY) double duplicateSimilarity,
-            @ConfigProperty(name = "hindsight.memory.search.relevance", defaultValue = "true") boolean relevance) {
+            @ConfigProperty(name = "hindsight.memory.search.relevance", defaultValue = "true") boolean relevance,
+            @ConfigProperty(name = "hindsight.memory.search.min-candidates",
+                    defaultValue = SearchRule.DEFAULT_MIN_CANDIDATES) int minCandidates,
+            @ConfigProperty(name = "hindsight.memory.search.hubness",
+                    defaultValue = SearchRule.DEFAULT_HUBNESS) double hubness) {
         this.pool = pool;
         this.generations = generations;
         this.embeddings = embeddings;
@@ -144,6 +150,8 @@ public class MemoryQueries {
         this.probationSlots = probationSlots;
         this.duplicateSimilarity = duplicateSimilarity;
         this.relevance = relevance;
+        this.minCandidates = minCandidates;
+        this.hubness = hubness;
     }
 
     public Uni<List<Project>> projects(String tenant) {
@@ -216,7 +224,7 @@ public class MemoryQueries {
      * usage.
      */
     public Uni<List<Hit>> search(String tenant, String project, String query, int limit) {
-        int candidates = SearchRule.candidates(limit, candidatesPerResult);
+        int candidates = SearchRule.candidates(limit, candidatesPerResult, minCandidates);
         String model = vectors.searchModel();
         return embeddings.embed(model, query).chain(vector -> generations.current().chain(rm -> centres
                 .centre(tenant, project, model, () -> pool.preparedQuery(rm.sql(CENTRE))
@@ -227,21 +235,28 @@ public class MemoryQueries {
                     Tuple args = Tuple.of(tenant, project, model, SearchRule.vectorLiteral(
                             relevance ? SearchRule.relevanceQuery(vector, centre) : vector), candidates);
                     return VectorSearch.nearest(centre, candidates, exact -> pool.preparedQuery(
-                            rm.sql(exact ? NEAREST_EXACT : NEAREST)).execute(args), RowSet::size);
-                })
-                .chain(rows -> {
-                    // Each neighbour's own vector comes along, as memory-service's search reads it, to collapse
-                    // near-duplicates and to measure its similarity to the query itself.
-                    List<Neighbour> neighbours = new ArrayList<>(rows.size());
-                    for (Row row : rows) {
-                        neighbours.add(new Neighbour(row.getUUID(0), row.getDouble(1),
-                                SearchRule.vectorOf(row.getArrayOfFloats(2))).foundFor(vector));
-                    }
-                    return byIds(rm, tenant, neighbours.stream().map(Neighbour::memoryId).toList())
-                            .map(found -> SearchRule.rank(neighbours, found, FACTS,
-                                    new SearchRule.Policy(minConfidence, probationSlots, duplicateSimilarity), limit,
-                                    Hit::new));
+                            rm.sql(exact ? NEAREST_EXACT : NEAREST)).execute(args), RowSet::size)
+                            .chain(rows -> {
+                                List<Neighbour> neighbours = neighbours(rows, vector);
+                                return byIds(rm, tenant, neighbours.stream().map(Neighbour::memoryId).toList())
+                                        .map(found -> SearchRule.rank(neighbours, centre, found, FACTS,
+                                                new SearchRule.Policy(minConfidence, probationSlots,
+                                                        duplicateSimilarity, hubness), limit, Hit::new));
+                            });
                 })));
+    }
+
+    /**
+     * The neighbours a search read, each with its own vector, as memory-service's search reads them: to measure its
+     * hubness, to collapse near-duplicates and to measure its similarity to the {@code query} itself.
+     */
+    private static List<Neighbour> neighbours(RowSet<Row> rows, float[] query) {
+        List<Neighbour> neighbours = new ArrayList<>(rows.size());
+        for (Row row : rows) {
+            neighbours.add(new Neighbour(row.getUUID(0), row.getDouble(1),
+                    SearchRule.vectorOf(row.getArrayOfFloats(2))).foundFor(query));
+        }
+        return neighbours;
     }
 
     /** One memory of the tenant's with its recent signals, their daily totals, its merges; empty when not found. */
