@@ -25,6 +25,15 @@ import java.util.function.ToDoubleFunction;
  * <p><b>Near-duplicates.</b> Two memories of the same outcome whose vectors are at least
  * {@link #DEFAULT_DUPLICATE_SIMILARITY} alike (the distiller's merge threshold) say the same thing; an answer shows the
  * one more similar to the query and skips the other, so that copies do not crowd out different lessons.
+ *
+ * <p><b>Hubness.</b> A generic memory ("check the logs first") lies close to many other memories of its project, and so
+ * close to many questions: by relevance alone it crowds answers that a specific lesson should have. An answer therefore
+ * orders its candidates by relevance minus {@link #DEFAULT_HUBNESS} times each one's {@linkplain #hubness hubness}
+ * among the query's {@link #DEFAULT_HUBNESS_POOL} nearest memories, vectors the search reads anyway (after CSLS,
+ * cross-domain similarity local scaling). Only the most relevant of them are candidates (at least
+ * {@link #DEFAULT_MIN_CANDIDATES}, so that an answer's first results do not depend on how many were asked for): the
+ * rest are there to measure hubness among, and never answer. A memory far down that pool has few near memories in it,
+ * so a hubness low for want of company, and would otherwise climb over the relevant ones.
  */
 public final class SearchRule {
 
@@ -38,11 +47,14 @@ public final class SearchRule {
      */
     public static final String DEFAULT_CANDIDATES_PER_RESULT = "4";
 
+    /** The fewest candidates an answer is chosen from, whatever the limit. */
+    public static final String DEFAULT_MIN_CANDIDATES = "40";
+
     /**
-     * The fewest nearest neighbours a search reads, whatever the limit: the pool in which each candidate's
-     * {@linkplain #hubness hubness} is measured (docs/adr/0015-memory-search-without-a-re-ranker.md).
+     * How many of the query's nearest memories a search reads to measure each candidate's {@linkplain #hubness hubness}
+     * among (docs/adr/0015-memory-search-without-a-re-ranker.md): the candidates and, beyond them, their company.
      */
-    public static final String DEFAULT_MIN_CANDIDATES = "100";
+    public static final String DEFAULT_HUBNESS_POOL = "100";
 
     /** How much a candidate's {@linkplain #hubness hubness} lowers its relevance; 0 orders by relevance alone. */
     public static final String DEFAULT_HUBNESS = "0.5";
@@ -76,15 +88,25 @@ public final class SearchRule {
     }
 
     /**
-     * The thresholds of one search: the minimum confidence, how many results may be on probation, the cosine
-     * similarity at which a candidate is a near-duplicate of a result (above 1: never), and how much a candidate's
-     * {@linkplain #hubness hubness} lowers its place (0: not at all).
+     * How many nearest neighbours a search reads: its {@code candidates} and, when hubness counts, at least the
+     * {@code hubnessPool} that hubness is measured among.
      */
-    public record Policy(double minConfidence, int probationSlots, double duplicateSimilarity, double hubness) {
+    public static int neighboursRead(int candidates, int hubnessPool, double hubness) {
+        return hubness == 0 ? candidates : Math.min(MAX_CANDIDATES, Math.max(candidates, hubnessPool));
+    }
 
-        /** A policy that orders by relevance alone. */
+    /**
+     * The thresholds of one search: the minimum confidence, how many results may be on probation, the cosine
+     * similarity at which a candidate is a near-duplicate of a result (above 1: never), how much a candidate's
+     * {@linkplain #hubness hubness} lowers its place (0: not at all), and how many of the most relevant neighbours are
+     * candidates (the rest only measure hubness among).
+     */
+    public record Policy(double minConfidence, int probationSlots, double duplicateSimilarity, double hubness,
+            int candidates) {
+
+        /** A policy that orders every neighbour by relevance alone. */
         public Policy(double minConfidence, int probationSlots, double duplicateSimilarity) {
-            this(minConfidence, probationSlots, duplicateSimilarity, 0);
+            this(minConfidence, probationSlots, duplicateSimilarity, 0, MAX_CANDIDATES);
         }
     }
 
@@ -143,8 +165,9 @@ public final class SearchRule {
 
     /**
      * The answer: the neighbours whose memory still exists (a vector may outlive its memory for a moment) and whose
-     * confidence is at least the minimum, most relevant first (relevance less {@code policy.hubness()} times the
-     * neighbour's {@linkplain #hubness hubness} among them), at most {@code limit}; of those, up to
+     * confidence is at least the minimum, among the {@code policy.candidates()} most relevant, most relevant first
+     * (relevance less {@code policy.hubness()} times the neighbour's {@linkplain #hubness hubness} among all the
+     * neighbours), at most {@code limit}; of those, up to
      * {@code min(probationSlots, limit - 1)} may instead be memories {@linkplain #onProbation on probation}, each in
      * the place its relevance gives it (so it displaces the least relevant confident result, never a more relevant
      * one).
@@ -157,7 +180,7 @@ public final class SearchRule {
      */
     public static <M, H> List<H> rank(List<Neighbour> neighbours, Centre centre, Map<UUID, M> memories,
             Facts<M> facts, Policy policy, int limit, Hit<M, H> hit) {
-        List<Neighbour> ordered = ordered(neighbours, centre, policy.hubness());
+        List<Neighbour> ordered = ordered(neighbours, centre, policy.hubness(), policy.candidates());
         List<H> found = new ArrayList<>(Math.min(limit, ordered.size()));
         List<Taken> taken = new ArrayList<>(Math.min(limit, ordered.size()));
         int probation = Math.max(0, Math.min(policy.probationSlots(), limit - 1));
@@ -186,22 +209,35 @@ public final class SearchRule {
         return found;
     }
 
-    /** The neighbours in the order an answer considers them: relevance less {@code weight} times their hubness. */
-    static List<Neighbour> ordered(List<Neighbour> neighbours, Centre centre, double weight) {
-        List<Neighbour> ordered = new ArrayList<>(neighbours);
-        if (weight == 0 || neighbours.size() < 2) {
-            ordered.sort(Comparator.comparingDouble(Neighbour::relevance).reversed());
-            return ordered;
+    /**
+     * The memories of the {@code candidates} most relevant neighbours: the only ones an answer can show, so the only
+     * ones a search needs to load (the rest of the neighbours only measure hubness among).
+     */
+    public static List<UUID> candidateIds(List<Neighbour> neighbours, int candidates) {
+        return neighbours.stream().sorted(Comparator.comparingDouble(Neighbour::relevance).reversed())
+                .limit(Math.max(0, candidates)).map(Neighbour::memoryId).toList();
+    }
+
+    /**
+     * The candidates in the order an answer considers them: the {@code candidates} most relevant neighbours, by
+     * relevance less {@code weight} times their hubness among all the neighbours.
+     */
+    static List<Neighbour> ordered(List<Neighbour> neighbours, Centre centre, double weight, int candidates) {
+        Integer[] byRelevance = new Integer[neighbours.size()];
+        for (int i = 0; i < byRelevance.length; i++) {
+            byRelevance[i] = i;
         }
-        double[] hubness = hubness(neighbours, centre);
-        Integer[] order = new Integer[neighbours.size()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
+        java.util.Arrays.sort(byRelevance,
+                Comparator.comparingDouble((Integer i) -> neighbours.get(i).relevance()).reversed());
+        Integer[] chosen = java.util.Arrays.copyOf(byRelevance, Math.min(Math.max(0, candidates), byRelevance.length));
+        if (weight != 0 && neighbours.size() > 1) {
+            double[] hubness = hubness(neighbours, centre);
+            java.util.Arrays.sort(chosen, Comparator.comparingDouble(
+                    (Integer i) -> neighbours.get(i).relevance() - weight * hubness[i]).reversed());
         }
-        java.util.Arrays.sort(order, Comparator.comparingDouble(
-                (Integer i) -> neighbours.get(i).relevance() - weight * hubness[i]).reversed());
-        for (int i = 0; i < order.length; i++) {
-            ordered.set(i, neighbours.get(order[i]));
+        List<Neighbour> ordered = new ArrayList<>(chosen.length);
+        for (Integer i : chosen) {
+            ordered.add(neighbours.get(i));
         }
         return ordered;
     }

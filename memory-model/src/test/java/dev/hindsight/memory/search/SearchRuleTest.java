@@ -165,13 +165,40 @@ class SearchRuleTest {
     }
 
     @Test
-    void candidatesAreAtLeastTheHubnessPool() {
-        assertThat(SearchRule.candidates(10, 4, 100)).isEqualTo(100);
-        assertThat(SearchRule.candidates(5, 4, 100)).as("whatever the limit").isEqualTo(100);
-        assertThat(SearchRule.candidates(50, 4, 100)).isEqualTo(200);
-        assertThat(SearchRule.candidates(300, 4, 100)).isEqualTo(SearchRule.MAX_CANDIDATES);
+    void candidatesAreAtLeastTheMinimumAndHubnessReadsItsPoolBeyondThem() {
+        assertThat(SearchRule.candidates(10, 4, 40)).isEqualTo(40);
+        assertThat(SearchRule.candidates(5, 4, 40)).as("whatever the limit").isEqualTo(40);
+        assertThat(SearchRule.candidates(50, 4, 40)).isEqualTo(200);
         assertThat(SearchRule.candidates(1, 4, 2_000)).as("the cap holds").isEqualTo(SearchRule.MAX_CANDIDATES);
         assertThat(SearchRule.candidates(3, 4, 0)).isEqualTo(12);
+
+        assertThat(SearchRule.neighboursRead(40, 100, 0.5)).isEqualTo(100);
+        assertThat(SearchRule.neighboursRead(40, 100, 0)).as("no hubness, no pool beyond the candidates").isEqualTo(40);
+        assertThat(SearchRule.neighboursRead(200, 100, 0.5)).isEqualTo(200);
+        assertThat(SearchRule.neighboursRead(40, 5_000, 0.5)).isEqualTo(SearchRule.MAX_CANDIDATES);
+    }
+
+    @Test
+    void aMemoryBeyondTheCandidatesMeasuresHubnessButNeverAnswers() {
+        // Three relevant memories about one thing, and one far less relevant, like none of them: alone in the pool, its
+        // hubness is low for want of company, and relevance less hubness would put it first.
+        UUID far = UUID.randomUUID();
+        List<Neighbour> neighbours = List.of(new Neighbour(A, 0.5, new float[] {1, 0.1f, 0}),
+                new Neighbour(B, 0.48, new float[] {1, 0, 0.1f}), new Neighbour(C, 0.46, new float[] {1, 0, 0}),
+                new Neighbour(far, 0.15, new float[] {-0.2f, 1, -1}));
+        Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.8), B, new Memory("b", 0.8), C, new Memory("c", 0.8),
+                far, new Memory("far", 0.8));
+
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0.5, 4), 4,
+                (m, s, p) -> m.name())).as("every neighbour a candidate").startsWith("far");
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0.5, 3), 4,
+                (m, s, p) -> m.name())).as("the three most relevant are the candidates")
+                .containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0, 2), 4,
+                (m, s, p) -> m.name())).as("by relevance alone too").containsExactly("a", "b");
+        assertThat(SearchRule.candidateIds(neighbours, 3)).as("only the candidates are loaded")
+                .containsExactly(A, B, C);
+        assertThat(SearchRule.candidateIds(List.of(neighbours.get(3), neighbours.get(2)), 5)).containsExactly(C, far);
     }
 
     @Test
@@ -230,11 +257,11 @@ class SearchRuleTest {
             memories.put(id, new Memory("like-generic-" + i, 0.8));
         }
 
-        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0.5), 2,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0.5, 12), 2,
                 (m, s, p) -> m.name())).containsExactly("specific", "generic");
-        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0), 2,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0, 12), 2,
                 (m, s, p) -> m.name())).as("by relevance alone").containsExactly("generic", "specific");
-        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0.5), 12,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01, 0.5, 12), 12,
                 (m, s, p) -> s).subList(0, 2)).as("each result still reports its similarity to the query")
                 .containsExactly(0.58, 0.6);
     }

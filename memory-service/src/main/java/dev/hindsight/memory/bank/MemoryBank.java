@@ -126,6 +126,7 @@ public class MemoryBank {
             boolean probation) {
         int candidates = SearchRule.candidates(limit, config.search().candidatesPerResult(),
                 config.search().minCandidates());
+        int read = SearchRule.neighboursRead(candidates, config.search().hubnessPool(), config.search().hubness());
         String model = generations.searchModel();
         return Stages.timed("search", "embed", () -> embeddings.embed(model, query))
                 .onFailure(NothingToEmbed.class).transform(e -> ProblemException.badRequest(
@@ -133,18 +134,19 @@ public class MemoryBank {
                 .flatMap(vector -> vectors.centre(tenant, project, model)
                         .flatMap(centre -> Stages.timed("search", "nearest", () -> vectors.nearest(tenant, project,
                                         model, config.search().relevance() ? SearchRule.relevanceQuery(vector, centre)
-                                                : vector, candidates, centre))
+                                                : vector, read, centre))
                                 .map(found -> found.stream().map(n -> n.foundFor(vector)).toList())
                                 .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant,
-                                                neighbours.stream().map(Neighbour::memoryId).toList()))
-                                        .map(memories -> rank(neighbours, centre, memories, limit, probation)))));
+                                                SearchRule.candidateIds(neighbours, candidates)))
+                                        .map(memories -> rank(neighbours, centre, memories, limit, candidates,
+                                                probation)))));
     }
 
     private List<Found> rank(List<Neighbour> neighbours, SearchRule.Centre centre, Map<UUID, MemoryRow> memories,
-            int limit, boolean probation) {
+            int limit, int candidates, boolean probation) {
         return SearchRule.rank(neighbours, centre, memories, MemoryRow.FACTS, new SearchRule.Policy(
                 config.search().minConfidence(), probation ? config.search().probationSlots() : 0,
-                config.search().duplicateSimilarity(), config.search().hubness()), limit, Found::new);
+                config.search().duplicateSimilarity(), config.search().hubness(), candidates), limit, Found::new);
     }
 
     /**

@@ -44,12 +44,16 @@ public interface MemoryConfig {
         @WithDefault(SearchRule.DEFAULT_CANDIDATES_PER_RESULT)
         int candidatesPerResult();
 
-        /**
-         * The fewest nearest neighbours a search reads, whatever the limit: the pool in which each candidate's hubness
-         * is measured (design.md § Semantic search).
-         */
+        /** The fewest candidates an answer is chosen from, whatever the limit (design.md § Semantic search). */
         @WithDefault(SearchRule.DEFAULT_MIN_CANDIDATES)
         int minCandidates();
+
+        /**
+         * How many of the query's nearest memories a search reads to measure each candidate's hubness among: the
+         * candidates and, beyond them, their company (design.md § Semantic search).
+         */
+        @WithDefault(SearchRule.DEFAULT_HUBNESS_POOL)
+        int hubnessPool();
 
         /**
          * How much a candidate's hubness (its mean similarity to its nearest fellow candidates, beyond the project's

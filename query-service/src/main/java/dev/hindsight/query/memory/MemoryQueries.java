@@ -125,6 +125,7 @@ public class MemoryQueries {
     private final int probationSlots;
     private final double duplicateSimilarity;
     private final int minCandidates;
+    private final int hubnessPool;
     private final double hubness;
 
     public MemoryQueries(Pool pool, Generations generations, Embeddings embeddings, MemoryVectors vectors,
@@ -139,6 +140,8 @@ public class MemoryQueries {
             @ConfigProperty(name = "hindsight.memory.search.relevance", defaultValue = "true") boolean relevance,
             @ConfigProperty(name = "hindsight.memory.search.min-candidates",
                     defaultValue = SearchRule.DEFAULT_MIN_CANDIDATES) int minCandidates,
+            @ConfigProperty(name = "hindsight.memory.search.hubness-pool",
+                    defaultValue = SearchRule.DEFAULT_HUBNESS_POOL) int hubnessPool,
             @ConfigProperty(name = "hindsight.memory.search.hubness",
                     defaultValue = SearchRule.DEFAULT_HUBNESS) double hubness) {
         this.pool = pool;
@@ -151,6 +154,7 @@ public class MemoryQueries {
         this.duplicateSimilarity = duplicateSimilarity;
         this.relevance = relevance;
         this.minCandidates = minCandidates;
+        this.hubnessPool = hubnessPool;
         this.hubness = hubness;
     }
 
@@ -225,6 +229,7 @@ public class MemoryQueries {
      */
     public Uni<List<Hit>> search(String tenant, String project, String query, int limit) {
         int candidates = SearchRule.candidates(limit, candidatesPerResult, minCandidates);
+        int read = SearchRule.neighboursRead(candidates, hubnessPool, hubness);
         String model = vectors.searchModel();
         return embeddings.embed(model, query).chain(vector -> generations.current().chain(rm -> centres
                 .centre(tenant, project, model, () -> pool.preparedQuery(rm.sql(CENTRE))
@@ -233,15 +238,15 @@ public class MemoryQueries {
                                 rows.iterator().next().getLong(1))))
                 .chain(centre -> {
                     Tuple args = Tuple.of(tenant, project, model, SearchRule.vectorLiteral(
-                            relevance ? SearchRule.relevanceQuery(vector, centre) : vector), candidates);
-                    return VectorSearch.nearest(centre, candidates, exact -> pool.preparedQuery(
+                            relevance ? SearchRule.relevanceQuery(vector, centre) : vector), read);
+                    return VectorSearch.nearest(centre, read, exact -> pool.preparedQuery(
                             rm.sql(exact ? NEAREST_EXACT : NEAREST)).execute(args), RowSet::size)
                             .chain(rows -> {
                                 List<Neighbour> neighbours = neighbours(rows, vector);
-                                return byIds(rm, tenant, neighbours.stream().map(Neighbour::memoryId).toList())
+                                return byIds(rm, tenant, SearchRule.candidateIds(neighbours, candidates))
                                         .map(found -> SearchRule.rank(neighbours, centre, found, FACTS,
                                                 new SearchRule.Policy(minConfidence, probationSlots,
-                                                        duplicateSimilarity, hubness), limit, Hit::new));
+                                                        duplicateSimilarity, hubness, candidates), limit, Hit::new));
                             });
                 })));
     }
