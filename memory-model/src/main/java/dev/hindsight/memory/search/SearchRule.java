@@ -26,14 +26,14 @@ import java.util.function.ToDoubleFunction;
  * {@link #DEFAULT_DUPLICATE_SIMILARITY} alike (the distiller's merge threshold) say the same thing; an answer shows the
  * one more similar to the query and skips the other, so that copies do not crowd out different lessons.
  *
- * <p><b>Hubness.</b> A generic memory ("check the logs first") lies close to many other memories of its project, and so
- * close to many questions: by relevance alone it crowds answers that a specific lesson should have. An answer therefore
- * orders its candidates by relevance minus {@link #DEFAULT_HUBNESS} times each one's {@linkplain #hubness hubness}
- * among the query's {@link #DEFAULT_HUBNESS_POOL} nearest memories, vectors the search reads anyway (after CSLS,
- * cross-domain similarity local scaling). Only the most relevant of them are candidates (at least
- * {@link #DEFAULT_MIN_CANDIDATES}, so that an answer's first results do not depend on how many were asked for): the
- * rest are there to measure hubness among, and never answer. A memory far down that pool has few near memories in it,
- * so a hubness low for want of company, and would otherwise climb over the relevant ones.
+ * <p><b>Hubness</b> (off unless configured, {@link #DEFAULT_HUBNESS}). A generic memory ("check the logs first") lies
+ * close to many other memories of its project, and so close to many questions: by relevance alone it crowds answers
+ * that a specific lesson should have. An answer can therefore order its candidates by relevance minus a weight times
+ * each one's {@linkplain #hubness hubness} among the query's {@link #DEFAULT_HUBNESS_POOL} nearest memories, vectors
+ * the search reads anyway (after CSLS, cross-domain similarity local scaling). Only the most relevant of them are
+ * candidates (at least {@link #DEFAULT_MIN_CANDIDATES}, so that an answer's first results do not depend on how many
+ * were asked for): the rest are there to measure hubness among, and never answer. A memory far down that pool has few
+ * near memories in it, so a hubness low for want of company, and would otherwise climb over the relevant ones.
  */
 public final class SearchRule {
 
@@ -56,8 +56,12 @@ public final class SearchRule {
      */
     public static final String DEFAULT_HUBNESS_POOL = "100";
 
-    /** How much a candidate's {@linkplain #hubness hubness} lowers its relevance; 0 orders by relevance alone. */
-    public static final String DEFAULT_HUBNESS = "0.5";
+    /**
+     * How much a candidate's {@linkplain #hubness hubness} lowers its relevance; 0, the default, orders by relevance
+     * alone. Off, because the retrieval benchmark's gain from it (0.5) came from how its corpus is made, not from a
+     * better order (docs/adr/0015-memory-search-without-a-re-ranker.md).
+     */
+    public static final String DEFAULT_HUBNESS = "0";
 
     /** How many of its fellow candidates a candidate's {@linkplain #hubness hubness} averages its similarity to. */
     public static final int HUBNESS_NEIGHBOURS = 10;

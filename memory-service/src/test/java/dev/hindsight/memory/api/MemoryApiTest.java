@@ -80,9 +80,8 @@ class MemoryApiTest {
     }
 
     /**
-     * Relevance and hubness (design.md § Semantic search): in a project whose memories all say much the same thing,
-     * the one that answers what the question adds comes first, though relevance alone ranks it 4th and the plain
-     * cosine less hubness 2nd ({@link SameSubjectMemories}).
+     * Relevance (design.md § Semantic search): in a project whose memories all say much the same thing, the one that
+     * answers what the question adds comes first, though the plain cosine ranks it 5th ({@link SameSubjectMemories}).
      */
     @Test
     void whatTheQuestionAddsBeyondTheProjectsCommonSubjectDecidesTheOrder() {

@@ -108,7 +108,7 @@ class MemoryPagesTest {
         assertThat(page(cookie, "/ui/projects")).contains(">" + project + "<");
     }
 
-    /** The console ranks as memory-service does: by relevance less hubness (design.md § Semantic search). */
+    /** The console ranks as memory-service does: by relevance (design.md § Semantic search). */
     @Test
     void aSearchRanksByWhatTheQuestionAddsBeyondTheProjectsCommonSubject() {
         String project = "same-" + UUID.randomUUID();
