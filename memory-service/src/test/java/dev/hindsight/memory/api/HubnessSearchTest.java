@@ -34,12 +34,7 @@ class HubnessSearchTest {
     @Test
     void aLessonAmongACrowdOfAlikeMemoriesComesFirst() {
         String project = Memories.project();
-        for (SameSubjectMemories.Text memory : SameSubjectMemories.sameSubject()) {
-            Memories.record(TENANT_A, project, memory.title(), memory.content(), "success", List.of());
-        }
-        SameSubjectMemories.Text lesson = SameSubjectMemories.LESSON;
-        String id = Memories.record(TENANT_A, project, lesson.title(), lesson.content(), "success", List.of())
-                .getString("id");
+        String id = Memories.recordSameSubject(TENANT_A, project);
 
         List<String> found = Memories.search(TENANT_A, project, SameSubjectMemories.QUESTION_NEAR_THE_CROWD, 3, null)
                 .getList("memories.id", String.class);

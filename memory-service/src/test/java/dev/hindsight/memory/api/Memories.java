@@ -2,6 +2,7 @@ package dev.hindsight.memory.api;
 
 import static io.restassured.RestAssured.given;
 
+import dev.hindsight.testing.SameSubjectMemories;
 import dev.hindsight.testing.TestTenants;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -25,6 +26,15 @@ final class Memories {
                 .body(Map.of("title", title, "content", content, "outcome", outcome, "tags", tags))
                 .post("/v1/projects/{p}/memories", project)
                 .then().statusCode(201).extract().jsonPath();
+    }
+
+    /** Records {@link SameSubjectMemories}' crowd and then its lesson into {@code project}; the lesson's id. */
+    static String recordSameSubject(TestTenants who, String project) {
+        for (SameSubjectMemories.Text memory : SameSubjectMemories.sameSubject()) {
+            record(who, project, memory.title(), memory.content(), "success", List.of());
+        }
+        SameSubjectMemories.Text lesson = SameSubjectMemories.LESSON;
+        return record(who, project, lesson.title(), lesson.content(), "success", List.of()).getString("id");
     }
 
     static JsonPath search(TestTenants who, String project, String query, Integer limit, String session) {

@@ -86,12 +86,8 @@ class MemoryApiTest {
     @Test
     void whatTheQuestionAddsBeyondTheProjectsCommonSubjectDecidesTheOrder() {
         String project = Memories.project();
-        for (SameSubjectMemories.Text memory : SameSubjectMemories.sameSubject()) {
-            Memories.record(TENANT_A, project, memory.title(), memory.content(), "success", List.of());
-        }
+        String id = Memories.recordSameSubject(TENANT_A, project);
         SameSubjectMemories.Text lesson = SameSubjectMemories.LESSON;
-        String id = Memories.record(TENANT_A, project, lesson.title(), lesson.content(), "success", List.of())
-                .getString("id");
 
         JsonPath found = Memories.search(TENANT_A, project, SameSubjectMemories.QUESTION, 3, null);
 
