@@ -56,9 +56,9 @@ public interface MemoryConfig {
         int hubnessPool();
 
         /**
-         * How much a candidate's hubness (its mean similarity to its nearest fellow candidates, beyond the project's
-         * centre) lowers its relevance, so that generic memories give way to specific ones (design.md § Semantic
-         * search); 0 ranks by relevance alone.
+         * How much a candidate's hubness (its mean similarity to its most similar among the query's near memories,
+         * beyond the project's centre) lowers its relevance, so that generic memories give way to specific ones
+         * (design.md § Semantic search); 0, the default, ranks by relevance alone.
          */
         @WithDefault(SearchRule.DEFAULT_HUBNESS)
         double hubness();
