@@ -81,11 +81,6 @@ public final class SearchRule {
     private SearchRule() {
     }
 
-    /** How many nearest neighbours to fetch for {@code limit} results. */
-    public static int candidates(int limit, int perResult) {
-        return candidates(limit, perResult, 0);
-    }
-
     /** How many nearest neighbours to fetch for {@code limit} results, and at least {@code atLeast}. */
     public static int candidates(int limit, int perResult, int atLeast) {
         return Math.min(MAX_CANDIDATES, Math.max(atLeast, limit * Math.max(1, perResult)));
@@ -159,12 +154,6 @@ public final class SearchRule {
     public static boolean onProbation(MemoryOrigin origin, double confidence, double minConfidence) {
         return origin == MemoryOrigin.DISTILLED && confidence < minConfidence
                 && confidence >= MemoryOrigin.DISTILLED.initialConfidence();
-    }
-
-    /** {@link #rank(List, Centre, Map, Facts, Policy, int, Hit)} of a project without a centre. */
-    public static <M, H> List<H> rank(List<Neighbour> neighbours, Map<UUID, M> memories, Facts<M> facts,
-            Policy policy, int limit, Hit<M, H> hit) {
-        return rank(neighbours, null, memories, facts, policy, limit, hit);
     }
 
     /**

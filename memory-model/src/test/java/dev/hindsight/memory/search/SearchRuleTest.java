@@ -50,11 +50,11 @@ class SearchRuleTest {
 
     @Test
     void candidatesGrowWithTheLimitUpToTheCap() {
-        assertThat(SearchRule.candidates(10, 4)).isEqualTo(40);
-        assertThat(SearchRule.candidates(10, 0)).as("at least one candidate per result").isEqualTo(10);
-        assertThat(SearchRule.candidates(300, 4)).isEqualTo(SearchRule.MAX_CANDIDATES);
-        assertThat(SearchRule.candidates(250, 4)).isEqualTo(1000);
-        assertThat(SearchRule.candidates(249, 4)).isEqualTo(996);
+        assertThat(SearchRule.candidates(10, 4, 0)).isEqualTo(40);
+        assertThat(SearchRule.candidates(10, 0, 0)).as("at least one candidate per result").isEqualTo(10);
+        assertThat(SearchRule.candidates(300, 4, 0)).isEqualTo(SearchRule.MAX_CANDIDATES);
+        assertThat(SearchRule.candidates(250, 4, 0)).isEqualTo(1000);
+        assertThat(SearchRule.candidates(249, 4, 0)).isEqualTo(996);
     }
 
     @Test
@@ -65,7 +65,7 @@ class SearchRuleTest {
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.8), B, new Memory("b", 0.69),
                 D, new Memory("d", 0.7));
 
-        List<Hit> hits = SearchRule.rank(neighbours, memories, FACTS, ONE_ON_PROBATION, 10,
+        List<Hit> hits = SearchRule.rank(neighbours, null, memories, FACTS, ONE_ON_PROBATION, 10,
                 (m, similarity, probation) -> new Hit(m.name(), similarity, probation));
 
         assertThat(hits).containsExactly(new Hit("d", 0.8), new Hit("a", 0.61));
@@ -81,7 +81,7 @@ class SearchRuleTest {
         assertThat(close.similarity()).isCloseTo(0.8, within(1e-6));
         assertThat(distinct.similarity()).isCloseTo(0.6, within(1e-6));
 
-        List<Hit> hits = SearchRule.rank(List.of(close, distinct), Map.of(A, new Memory("a", 0.8),
+        List<Hit> hits = SearchRule.rank(List.of(close, distinct), null, Map.of(A, new Memory("a", 0.8),
                 B, new Memory("b", 0.8)), FACTS, NO_PROBATION, 10, (m, s, p) -> new Hit(m.name(), s, p));
 
         assertThat(hits).extracting(Hit::name).as("more relevant first, though less similar").containsExactly("b", "a");
@@ -271,9 +271,9 @@ class SearchRuleTest {
         List<Neighbour> neighbours = List.of(new Neighbour(A, 0.9), new Neighbour(B, 0.8), new Neighbour(C, 0.7));
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.1), B, new Memory("b", 0.9), C, new Memory("c", 0.9));
 
-        assertThat(SearchRule.rank(neighbours, memories, FACTS, NO_PROBATION, 1,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, NO_PROBATION, 1,
                 (m, s, p) -> m.name())).containsExactly("b");
-        assertThat(SearchRule.rank(List.of(), memories, FACTS, NO_PROBATION, 5,
+        assertThat(SearchRule.rank(List.of(), null, memories, FACTS, NO_PROBATION, 5,
                 (m, s, p) -> m.name())).isEmpty();
     }
 
@@ -309,15 +309,15 @@ class SearchRuleTest {
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.8), B, new Memory("b", 0.6, MemoryOrigin.DISTILLED),
                 C, new Memory("c", 0.65, MemoryOrigin.DISTILLED), D, new Memory("d", 0.75), e, new Memory("e", 0.9));
 
-        assertThat(SearchRule.rank(neighbours, memories, FACTS, ONE_ON_PROBATION, 3,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, ONE_ON_PROBATION, 3,
                 (m, s, p) -> new Hit(m.name(), s, p)))
                 .as("one slot: b, the most similar on probation, in its place; c waits; e is displaced")
                 .containsExactly(new Hit("a", 0.9), new Hit("b", 0.85, true), new Hit("d", 0.75));
-        assertThat(SearchRule.rank(neighbours, memories, FACTS,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS,
                 new SearchRule.Policy(0.7, 2, 0.9), 5, (m, s, p) -> new Hit(m.name(), s, p)))
                 .containsExactly(new Hit("a", 0.9), new Hit("b", 0.85, true), new Hit("c", 0.8, true),
                         new Hit("d", 0.75), new Hit("e", 0.7));
-        assertThat(SearchRule.rank(neighbours, memories, FACTS, NO_PROBATION, 3,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, NO_PROBATION, 3,
                 (m, s, p) -> new Hit(m.name(), s, p)))
                 .containsExactly(new Hit("a", 0.9), new Hit("d", 0.75), new Hit("e", 0.7));
     }
@@ -328,19 +328,19 @@ class SearchRuleTest {
         Map<UUID, Memory> memories = Map.of(A, new Memory("a", 0.8), B, new Memory("b", 0.8),
                 C, new Memory("c", 0.6, MemoryOrigin.DISTILLED));
 
-        assertThat(SearchRule.rank(neighbours, memories, FACTS, ONE_ON_PROBATION, 2,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, ONE_ON_PROBATION, 2,
                 (m, s, p) -> m.name())).as("c is less similar than both").containsExactly("a", "b");
-        assertThat(SearchRule.rank(neighbours, memories, FACTS, ONE_ON_PROBATION, 3,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, ONE_ON_PROBATION, 3,
                 (m, s, p) -> m.name())).as("room for it").containsExactly("a", "b", "c");
 
         Map<UUID, Memory> distilledFirst = Map.of(A, new Memory("a", 0.6, MemoryOrigin.DISTILLED),
                 B, new Memory("b", 0.8), C, new Memory("c", 0.8));
-        assertThat(SearchRule.rank(neighbours, distilledFirst, FACTS, ONE_ON_PROBATION,
+        assertThat(SearchRule.rank(neighbours, null, distilledFirst, FACTS, ONE_ON_PROBATION,
                 1, (m, s, p) -> m.name())).as("a one-result answer is always a confident memory")
                 .containsExactly("b");
-        assertThat(SearchRule.rank(neighbours, distilledFirst, FACTS, ONE_ON_PROBATION,
+        assertThat(SearchRule.rank(neighbours, null, distilledFirst, FACTS, ONE_ON_PROBATION,
                 2, (m, s, p) -> m.name())).containsExactly("a", "b");
-        assertThat(SearchRule.rank(List.of(new Neighbour(A, 0.9)), distilledFirst, FACTS, ONE_ON_PROBATION, 5, (m, s, p) -> m.name()))
+        assertThat(SearchRule.rank(List.of(new Neighbour(A, 0.9)), null, distilledFirst, FACTS, ONE_ON_PROBATION, 5, (m, s, p) -> m.name()))
                 .as("alone among the neighbours, it is still shown: the slot is not tied to other results")
                 .containsExactly("a");
     }
@@ -356,21 +356,21 @@ class SearchRuleTest {
                 C, new Memory("c", 0.8, MemoryOrigin.EXPLICIT, "failure"), D, new Memory("d", 0.8),
                 e, new Memory("e", 0.8));
 
-        assertThat(SearchRule.rank(neighbours, memories, FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
                 .as("b repeats a and is skipped; c's outcome differs; d fills the place").containsExactly("a", "c", "d");
-        assertThat(SearchRule.rank(neighbours, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01), 3,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01), 3,
                 (m, s, p) -> m.name())).as("collapsing off").containsExactly("a", "b", "c");
-        assertThat(SearchRule.rank(neighbours, memories, FACTS, new SearchRule.Policy(0.7, 0, 0.996), 3,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 0.996), 3,
                 (m, s, p) -> m.name())).as("just below the threshold").containsExactly("a", "b", "c");
-        assertThat(SearchRule.rank(neighbours, Map.of(A, new Memory("a", 0.5), B, new Memory("b", 0.9),
+        assertThat(SearchRule.rank(neighbours, null, Map.of(A, new Memory("a", 0.5), B, new Memory("b", 0.9),
                 D, new Memory("d", 0.8)), FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
                 .as("a memory that is not shown hides nothing").containsExactly("b", "d");
         List<Neighbour> identical = List.of(new Neighbour(A, 0.9, new float[] {1, 0, 0}),
                 new Neighbour(B, 0.88, new float[] {1, 0, 0}));
-        assertThat(SearchRule.rank(identical, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.0), 3,
+        assertThat(SearchRule.rank(identical, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.0), 3,
                 (m, s, p) -> m.name())).as("a cosine equal to the threshold repeats").containsExactly("a");
         List<Neighbour> withoutVectors = List.of(new Neighbour(A, 0.9), new Neighbour(B, 0.88));
-        assertThat(SearchRule.rank(withoutVectors, memories, FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
+        assertThat(SearchRule.rank(withoutVectors, null, memories, FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
                 .containsExactly("a", "b");
     }
 

@@ -14,7 +14,7 @@ import dev.hindsight.memory.confidence.Beta;
 import dev.hindsight.memory.confidence.ProjectWeights;
 import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.memory.embedding.NothingToEmbed;
-import dev.hindsight.memory.search.Neighbour;
+import dev.hindsight.memory.search.Nearest;
 import dev.hindsight.memory.search.SearchRule;
 import dev.hindsight.memory.store.VectorStore;
 import dev.hindsight.platform.problem.Problem;
@@ -131,22 +131,26 @@ public class MemoryBank {
         return Stages.timed("search", "embed", () -> embeddings.embed(model, query))
                 .onFailure(NothingToEmbed.class).transform(e -> ProblemException.badRequest(
                         "The text cannot be searched for", List.of(new Problem.FieldError(field, e.getMessage()))))
-                .flatMap(vector -> vectors.centre(tenant, project, model)
-                        .flatMap(centre -> Stages.timed("search", "nearest", () -> vectors.nearest(tenant, project,
-                                        model, config.search().relevance() ? SearchRule.relevanceQuery(vector, centre)
-                                                : vector, read, centre))
-                                .map(found -> found.stream().map(n -> n.foundFor(vector)).toList())
-                                .flatMap(neighbours -> Stages.timed("search", "load", () -> store.byIds(tenant,
-                                                SearchRule.candidateIds(neighbours, candidates)))
-                                        .map(memories -> rank(neighbours, centre, memories, limit, candidates,
-                                                probation)))));
+                .flatMap(vector -> nearest(tenant, project, model, vector, read))
+                .flatMap(nearest -> Stages.timed("search", "load", () -> store.byIds(tenant,
+                                SearchRule.candidateIds(nearest.neighbours(), candidates)))
+                        .map(memories -> rank(nearest, memories, limit, candidates, probation)));
     }
 
-    private List<Found> rank(List<Neighbour> neighbours, SearchRule.Centre centre, Map<UUID, MemoryRow> memories,
-            int limit, int candidates, boolean probation) {
-        return SearchRule.rank(neighbours, centre, memories, MemoryRow.FACTS, new SearchRule.Policy(
-                config.search().minConfidence(), probation ? config.search().probationSlots() : 0,
-                config.search().duplicateSimilarity(), config.search().hubness(), candidates), limit, Found::new);
+    /** The project's {@code k} nearest neighbours to {@code vector} (by relevance, unless configured otherwise). */
+    private Uni<Nearest> nearest(String tenant, String project, String model, float[] vector, int k) {
+        return vectors.centre(tenant, project, model).flatMap(centre -> Stages.timed("search", "nearest",
+                        () -> vectors.nearest(tenant, project, model, config.search().relevance()
+                                ? SearchRule.relevanceQuery(vector, centre) : vector, k, centre))
+                .map(found -> new Nearest(centre, found.stream().map(n -> n.foundFor(vector)).toList())));
+    }
+
+    private List<Found> rank(Nearest nearest, Map<UUID, MemoryRow> memories, int limit, int candidates,
+            boolean probation) {
+        return SearchRule.rank(nearest.neighbours(), nearest.centre(), memories, MemoryRow.FACTS,
+                new SearchRule.Policy(config.search().minConfidence(),
+                        probation ? config.search().probationSlots() : 0, config.search().duplicateSimilarity(),
+                        config.search().hubness(), candidates), limit, Found::new);
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.hindsight.memory.confidence.MemoryOrigin;
 import dev.hindsight.memory.confidence.ProjectWeights;
 import dev.hindsight.memory.confidence.SignalCounts;
 import dev.hindsight.memory.embedding.Embeddings;
+import dev.hindsight.memory.search.Nearest;
 import dev.hindsight.memory.search.Neighbour;
 import dev.hindsight.memory.search.ProjectCentres;
 import dev.hindsight.memory.search.SearchRule;
@@ -231,24 +232,27 @@ public class MemoryQueries {
         int candidates = SearchRule.candidates(limit, candidatesPerResult, minCandidates);
         int read = SearchRule.neighboursRead(candidates, hubnessPool, hubness);
         String model = vectors.searchModel();
-        return embeddings.embed(model, query).chain(vector -> generations.current().chain(rm -> centres
-                .centre(tenant, project, model, () -> pool.preparedQuery(rm.sql(CENTRE))
+        return embeddings.embed(model, query).chain(vector -> generations.current().chain(rm ->
+                nearest(rm, tenant, project, model, vector, read).chain(nearest -> byIds(rm, tenant,
+                                SearchRule.candidateIds(nearest.neighbours(), candidates))
+                        .map(found -> SearchRule.rank(nearest.neighbours(), nearest.centre(), found, FACTS,
+                                new SearchRule.Policy(minConfidence, probationSlots, duplicateSimilarity, hubness,
+                                        candidates), limit, Hit::new)))));
+    }
+
+    /** The project's {@code k} nearest neighbours to {@code vector}, as memory-service finds them. */
+    private Uni<Nearest> nearest(ReadModel rm, String tenant, String project, String model, float[] vector, int k) {
+        return centres.centre(tenant, project, model, () -> pool.preparedQuery(rm.sql(CENTRE))
                         .execute(Tuple.of(tenant, project, model, SearchRule.CENTRE_AVERAGES_AT_MOST))
                         .map(rows -> SearchRule.centreOf(rows.iterator().next().getArrayOfFloats(0),
                                 rows.iterator().next().getLong(1))))
                 .chain(centre -> {
                     Tuple args = Tuple.of(tenant, project, model, SearchRule.vectorLiteral(
-                            relevance ? SearchRule.relevanceQuery(vector, centre) : vector), read);
-                    return VectorSearch.nearest(centre, read, exact -> pool.preparedQuery(
+                            relevance ? SearchRule.relevanceQuery(vector, centre) : vector), k);
+                    return VectorSearch.nearest(centre, k, exact -> pool.preparedQuery(
                             rm.sql(exact ? NEAREST_EXACT : NEAREST)).execute(args), RowSet::size)
-                            .chain(rows -> {
-                                List<Neighbour> neighbours = neighbours(rows, vector);
-                                return byIds(rm, tenant, SearchRule.candidateIds(neighbours, candidates))
-                                        .map(found -> SearchRule.rank(neighbours, centre, found, FACTS,
-                                                new SearchRule.Policy(minConfidence, probationSlots,
-                                                        duplicateSimilarity, hubness, candidates), limit, Hit::new));
-                            });
-                })));
+                            .map(rows -> new Nearest(centre, neighbours(rows, vector)));
+                });
     }
 
     /**
