@@ -112,22 +112,30 @@ class MemoryPagesTest {
     @Test
     void aSearchRanksByWhatTheQuestionAddsBeyondTheProjectsCommonSubject() {
         String project = "same-" + UUID.randomUUID();
-        Instant at = T0;
-        for (SameSubjectMemories.Text memory : SameSubjectMemories.sameSubject()) {
-            record(project, at = at.plusSeconds(1), MemoryOrigin.EXPLICIT, memory.title(), memory.content());
-        }
-        UUID lesson = record(project, at.plusSeconds(1), MemoryOrigin.EXPLICIT, SameSubjectMemories.LESSON.title(),
-                SameSubjectMemories.LESSON.content());
         String cookie = ConsoleTest.signIn(TestTenants.TENANT_A);
-        String list = "/ui/projects/" + project + "/memories";
-        // All 61 projected (the second page by confidence holds the last 11) before the first search reads the
-        // project's centre.
-        await().atMost(WAIT).untilAsserted(() -> assertThat(ids(page(cookie, list + "?order=confidence&page=1")))
-                .hasSize(61 - MemoryPages.PAGE_SIZE));
+        UUID lesson = recordSameSubject(embeddings, project, cookie);
 
-        String found = page(cookie, list + "?q=" + encode(SameSubjectMemories.QUESTION));
+        String found = page(cookie, "/ui/projects/" + project + "/memories?q=" + encode(SameSubjectMemories.QUESTION));
 
         assertThat(ids(found).get(0)).isEqualTo(lesson);
+    }
+
+    /**
+     * Records {@link SameSubjectMemories}' crowd and then its lesson into {@code project} of tenant A, waits until the
+     * console lists all 61 (so a search reads the whole project's centre), and answers the lesson's id.
+     */
+    static UUID recordSameSubject(Embeddings embeddings, String project, String cookie) {
+        Instant at = T0;
+        for (SameSubjectMemories.Text memory : SameSubjectMemories.sameSubject()) {
+            record(embeddings, null, project, at = at.plusSeconds(1), MemoryOrigin.EXPLICIT, memory.title(),
+                    memory.content());
+        }
+        UUID lesson = record(embeddings, null, project, at.plusSeconds(1), MemoryOrigin.EXPLICIT,
+                SameSubjectMemories.LESSON.title(), SameSubjectMemories.LESSON.content());
+        // The second page by confidence holds the last 11.
+        await().atMost(WAIT).untilAsserted(() -> assertThat(ids(page(cookie, "/ui/projects/" + project
+                + "/memories?order=confidence&page=1"))).hasSize(61 - MemoryPages.PAGE_SIZE));
+        return lesson;
     }
 
     @Test
@@ -141,11 +149,12 @@ class MemoryPagesTest {
         write(event(project, memory, T0, MemoryRecorded.newBuilder().setOrigin(MemoryOrigin.DISTILLED)
                 .setTitle("Pin the JDK in CI <script>alert(1)</script>").setContent("Builds broke on a new JDK.")
                 .setOutcome(MemoryOutcome.FAILURE).setTags(List.of("ci", "jdk")).setSourceSessionIds(List.of(unknown))
-                .setEmbedding(embedding("Pin the JDK in CI. Builds broke on a new JDK.")).setVia("distiller").build()));
+                .setEmbedding(embedding(embeddings, "Pin the JDK in CI. Builds broke on a new JDK."))
+                .setVia("distiller").build()));
         String merged = "Builds broke on a new JDK; pin it with a toolchain. Token ghp_" + "a".repeat(36) + " leaked.";
         write(event(project, memory, T0.plusSeconds(1), MemoryMerged.newBuilder().setContent(merged)
                 .setTags(List.of("ci", "jdk")).setSourceSessionIds(List.of(unknown, known)).setMergedSessionId(known)
-                .setSimilarity(0.93).setEmbedding(embedding("Pin the JDK in CI. " + merged)).build()));
+                .setSimilarity(0.93).setEmbedding(embedding(embeddings, "Pin the JDK in CI. " + merged)).build()));
         write(signal(project, memory, T0.plusSeconds(2), MemorySignalKind.USAGE, true, known, null));
         write(signal(project, memory, T0.plusSeconds(3), MemorySignalKind.OUTCOME, false, known, null));
         // Explicit feedback that usage had predicted: the project's usage weight learns (Beta(5,5) -> Beta(6,5)).
@@ -239,16 +248,22 @@ class MemoryPagesTest {
         return record(null, project, at, origin, title, content);
     }
 
-    /** Records a memory under {@code key} (null: its id, as memory-service keys it). */
     private UUID record(String key, String project, Instant at, MemoryOrigin origin, String title, String content) {
+        return record(embeddings, key, project, at, origin, title, content);
+    }
+
+    /** Records a memory under {@code key} (null: its id, as memory-service keys it). */
+    private static UUID record(Embeddings embeddings, String key, String project, Instant at, MemoryOrigin origin,
+            String title, String content) {
         UUID id = UUID.randomUUID();
         write(key == null ? id.toString() : key, event(project, id, at, MemoryRecorded.newBuilder().setOrigin(origin).setTitle(title).setContent(content)
-                .setOutcome(MemoryOutcome.SUCCESS).setEmbedding(embedding(SearchRule.embeddingText(title, null, content)))
+                .setOutcome(MemoryOutcome.SUCCESS)
+                .setEmbedding(embedding(embeddings, SearchRule.embeddingText(title, null, content)))
                 .setVia(origin == MemoryOrigin.EXPLICIT ? "rest" : "distiller").build()));
         return id;
     }
 
-    private Embedding embedding(String text) {
+    private static Embedding embedding(Embeddings embeddings, String text) {
         return EmbeddingVectors.embedding(embeddings.preferred(),
                 embeddings.embed(embeddings.preferred(), text).await().atMost(Duration.ofSeconds(60)));
     }
