@@ -2,6 +2,7 @@ package dev.hindsight.memory.search;
 
 import dev.hindsight.memory.confidence.MemoryOrigin;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -102,11 +103,6 @@ public final class SearchRule {
      */
     public record Policy(double minConfidence, int probationSlots, double duplicateSimilarity, double hubness,
             int candidates) {
-
-        /** A policy that orders every neighbour by relevance alone. */
-        public Policy(double minConfidence, int probationSlots, double duplicateSimilarity) {
-            this(minConfidence, probationSlots, duplicateSimilarity, 0, MAX_CANDIDATES);
-        }
     }
 
     /** What the rule reads of a memory. */
@@ -220,12 +216,12 @@ public final class SearchRule {
         for (int i = 0; i < byRelevance.length; i++) {
             byRelevance[i] = i;
         }
-        java.util.Arrays.sort(byRelevance,
+        Arrays.sort(byRelevance,
                 Comparator.comparingDouble((Integer i) -> neighbours.get(i).relevance()).reversed());
-        Integer[] chosen = java.util.Arrays.copyOf(byRelevance, Math.min(Math.max(0, candidates), byRelevance.length));
+        Integer[] chosen = Arrays.copyOf(byRelevance, Math.min(Math.max(0, candidates), byRelevance.length));
         if (weight != 0 && neighbours.size() > 1) {
             double[] hubness = hubness(neighbours, centre);
-            java.util.Arrays.sort(chosen, Comparator.comparingDouble(
+            Arrays.sort(chosen, Comparator.comparingDouble(
                     (Integer i) -> neighbours.get(i).relevance() - weight * hubness[i]).reversed());
         }
         List<Neighbour> ordered = new ArrayList<>(chosen.length);

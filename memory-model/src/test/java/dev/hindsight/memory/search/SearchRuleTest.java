@@ -33,13 +33,18 @@ class SearchRuleTest {
         }
     }
 
-    private static final SearchRule.Policy NO_PROBATION = new SearchRule.Policy(0.7, 0, 0.9);
-    private static final SearchRule.Policy ONE_ON_PROBATION = new SearchRule.Policy(0.7, 1, 0.9);
+    private static final SearchRule.Policy NO_PROBATION = byRelevance(0.7, 0, 0.9);
+    private static final SearchRule.Policy ONE_ON_PROBATION = byRelevance(0.7, 1, 0.9);
 
     private static final UUID A = UUID.randomUUID();
     private static final UUID B = UUID.randomUUID();
     private static final UUID C = UUID.randomUUID();
     private static final UUID D = UUID.randomUUID();
+
+    /** A policy that orders every neighbour by relevance alone. */
+    private static SearchRule.Policy byRelevance(double minConfidence, int probationSlots, double duplicateSimilarity) {
+        return new SearchRule.Policy(minConfidence, probationSlots, duplicateSimilarity, 0, SearchRule.MAX_CANDIDATES);
+    }
 
     @Test
     void theDefaultsAreSeed004s() {
@@ -314,7 +319,7 @@ class SearchRuleTest {
                 .as("one slot: b, the most similar on probation, in its place; c waits; e is displaced")
                 .containsExactly(new Hit("a", 0.9), new Hit("b", 0.85, true), new Hit("d", 0.75));
         assertThat(SearchRule.rank(neighbours, null, memories, FACTS,
-                new SearchRule.Policy(0.7, 2, 0.9), 5, (m, s, p) -> new Hit(m.name(), s, p)))
+                byRelevance(0.7, 2, 0.9), 5, (m, s, p) -> new Hit(m.name(), s, p)))
                 .containsExactly(new Hit("a", 0.9), new Hit("b", 0.85, true), new Hit("c", 0.8, true),
                         new Hit("d", 0.75), new Hit("e", 0.7));
         assertThat(SearchRule.rank(neighbours, null, memories, FACTS, NO_PROBATION, 3,
@@ -358,16 +363,16 @@ class SearchRuleTest {
 
         assertThat(SearchRule.rank(neighbours, null, memories, FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
                 .as("b repeats a and is skipped; c's outcome differs; d fills the place").containsExactly("a", "c", "d");
-        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.01), 3,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, byRelevance(0.7, 0, 1.01), 3,
                 (m, s, p) -> m.name())).as("collapsing off").containsExactly("a", "b", "c");
-        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 0.996), 3,
+        assertThat(SearchRule.rank(neighbours, null, memories, FACTS, byRelevance(0.7, 0, 0.996), 3,
                 (m, s, p) -> m.name())).as("just below the threshold").containsExactly("a", "b", "c");
         assertThat(SearchRule.rank(neighbours, null, Map.of(A, new Memory("a", 0.5), B, new Memory("b", 0.9),
                 D, new Memory("d", 0.8)), FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
                 .as("a memory that is not shown hides nothing").containsExactly("b", "d");
         List<Neighbour> identical = List.of(new Neighbour(A, 0.9, new float[] {1, 0, 0}),
                 new Neighbour(B, 0.88, new float[] {1, 0, 0}));
-        assertThat(SearchRule.rank(identical, null, memories, FACTS, new SearchRule.Policy(0.7, 0, 1.0), 3,
+        assertThat(SearchRule.rank(identical, null, memories, FACTS, byRelevance(0.7, 0, 1.0), 3,
                 (m, s, p) -> m.name())).as("a cosine equal to the threshold repeats").containsExactly("a");
         List<Neighbour> withoutVectors = List.of(new Neighbour(A, 0.9), new Neighbour(B, 0.88));
         assertThat(SearchRule.rank(withoutVectors, null, memories, FACTS, NO_PROBATION, 3, (m, s, p) -> m.name()))
