@@ -4,13 +4,12 @@ import static dev.hindsight.testing.TestTenants.TENANT_A;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hindsight.testing.HindsightTestResource;
+import dev.hindsight.testing.HubnessProfile;
 import dev.hindsight.testing.SameSubjectMemories;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,17 +18,9 @@ import org.junit.jupiter.api.Test;
  * ranks 4th behind memories of the crowd, each close to many others ({@link SameSubjectMemories}).
  */
 @QuarkusTest
-@TestProfile(HubnessSearchTest.Hubness.class)
+@TestProfile(HubnessProfile.class)
 @QuarkusTestResource(HindsightTestResource.class)
 class HubnessSearchTest {
-
-    /** memory-service with candidates ordered by relevance less half their hubness. */
-    public static class Hubness implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("hindsight.memory.search.hubness", "0.5");
-        }
-    }
 
     @Test
     void aLessonAmongACrowdOfAlikeMemoriesComesFirst() {

@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hindsight.memory.embedding.Embeddings;
 import dev.hindsight.testing.HindsightTestResource;
+import dev.hindsight.testing.HubnessProfile;
 import dev.hindsight.testing.SameSubjectMemories;
 import dev.hindsight.testing.TestTenants;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -21,17 +20,9 @@ import org.junit.jupiter.api.Test;
  * with the crowd finds the lesson first, which relevance alone ranks behind memories of the crowd.
  */
 @QuarkusTest
-@TestProfile(HubnessConsoleSearchTest.Hubness.class)
+@TestProfile(HubnessProfile.class)
 @QuarkusTestResource(HindsightTestResource.class)
 class HubnessConsoleSearchTest {
-
-    /** query-service with candidates ordered by relevance less half their hubness, as memory-service's test runs. */
-    public static class Hubness implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("hindsight.memory.search.hubness", "0.5");
-        }
-    }
 
     @Inject
     Embeddings embeddings;
