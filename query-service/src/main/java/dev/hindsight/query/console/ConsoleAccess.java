@@ -3,6 +3,8 @@ package dev.hindsight.query.console;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
@@ -94,13 +96,28 @@ public class ConsoleAccess {
     }
 
     /** A form field or query parameter as given: empty means not given. */
-    static String given(String value) {
+    public static String given(String value) {
         return value == null || value.isBlank() ? null : value;
+    }
+
+    /** The error page's template, for the console's own pages that are not behind {@link #page}. */
+    static TemplateInstance errorPage(Layout layout, String message, List<Problem.FieldError> errors) {
+        return Templates.error(layout, message, errors);
     }
 
     /** An HTML page; console pages are per viewer and never stored by caches on the way. */
     public static Response html(int status, String body) {
         return Response.status(status).type("text/html;charset=UTF-8").header("Cache-Control", "no-store")
                 .entity(body).build();
+    }
+
+    /** This page's templates (src/main/resources/templates/console); every expression is checked at build time. */
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static final class Templates {
+
+        static native TemplateInstance error(Layout layout, String message, List<Problem.FieldError> errors);
+
+        private Templates() {
+        }
     }
 }

@@ -20,11 +20,16 @@ public final class ConsolePaths {
     private ConsolePaths() {
     }
 
+    /** A session's page: the id is the agent's text, so every character outside the unreserved set is encoded. */
+    public static String session(String sessionId) {
+        return SESSIONS + "/" + segment(sessionId);
+    }
+
     /**
      * An id (the agent's text) as one path segment: every character outside the unreserved set is percent-encoded,
      * a space as %20.
      */
-    static String segment(String id) {
+    public static String segment(String id) {
         return URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

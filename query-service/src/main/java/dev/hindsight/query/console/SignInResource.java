@@ -1,5 +1,7 @@
 package dev.hindsight.query.console;
 
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
@@ -56,7 +58,7 @@ public class SignInResource {
     public Response signIn(@FormParam("api_key") String apiKey, @FormParam("next") String next,
             @Context HttpServerRequest request) {
         if (!sameOrigin(request)) {
-            return ConsoleAccess.html(403, Templates.error(new Layout(null, "Forbidden"),
+            return ConsoleAccess.html(403, ConsoleAccess.errorPage(new Layout(null, "Forbidden"),
                     "A sign-in must come from this console's own page.", List.of()).render());
         }
         String source = request.remoteAddress() == null ? "unknown" : request.remoteAddress().host();
@@ -139,6 +141,16 @@ public class SignInResource {
                     && uri.normalize().getRawPath().startsWith(ConsolePaths.UI + "/") ? next : ConsolePaths.SESSIONS;
         } catch (URISyntaxException notAUri) {
             return ConsolePaths.SESSIONS;
+        }
+    }
+
+    /** This page's templates (src/main/resources/templates/console); every expression is checked at build time. */
+    @CheckedTemplate(basePath = "console", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static final class Templates {
+
+        static native TemplateInstance signIn(Layout layout, String next, String message);
+
+        private Templates() {
         }
     }
 }

@@ -2,7 +2,7 @@ package dev.hindsight.query.live;
 
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
-import dev.hindsight.query.change.ChangeFeed;
+import dev.hindsight.query.readmodel.ChangeFeed;
 import io.smallrye.mutiny.Multi;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;

@@ -2,8 +2,8 @@ package dev.hindsight.query.memory;
 
 import dev.hindsight.memory.embedding.OnnxEmbedder;
 import dev.hindsight.memory.search.SearchModel;
-import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.platform.work.Rounds;
+import dev.hindsight.query.readmodel.Generations;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;

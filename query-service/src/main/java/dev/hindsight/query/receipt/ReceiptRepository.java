@@ -1,7 +1,7 @@
 package dev.hindsight.query.receipt;
 
-import dev.hindsight.query.projection.ReadModelProjection;
 import dev.hindsight.query.readmodel.Generations;
+import dev.hindsight.query.readmodel.ReadModelProjection;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

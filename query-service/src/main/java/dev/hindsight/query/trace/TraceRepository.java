@@ -1,7 +1,7 @@
 package dev.hindsight.query.trace;
 
 import dev.hindsight.query.readmodel.ReadModel;
-import dev.hindsight.query.reasoning.Times;
+import dev.hindsight.query.readmodel.Times;
 import dev.hindsight.query.session.SessionRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;

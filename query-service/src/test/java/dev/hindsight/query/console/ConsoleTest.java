@@ -116,7 +116,7 @@ class ConsoleTest {
                         step(1, StepType.TOOL, null, "search", "{\"q\":\"" + script.replace("'", "") + "\"}"),
                         step(0, StepType.REASONING, "First I think.", null, null),
                         step(2, StepType.REASONING, "Then I answer.", null, null))));
-        String cookie = signIn(TestTenants.TENANT_A);
+        String cookie = SignedIn.cookie(TestTenants.TENANT_A);
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().cookie(ConsoleCookie.NAME, cookie)
                 .when().get("/ui/sessions/" + sessionId).then().statusCode(200));
@@ -146,7 +146,7 @@ class ConsoleTest {
         String sessionId = "console-kept-" + UUID.randomUUID();
         TestEvents.session("tenant-a", sessionId, SessionStarted.newBuilder().setKind(SessionKind.CHAT)
                 .setStartedAt(T0).build(), message(0, MessageRole.USER, "The first question.", List.of()));
-        String cookie = signIn(TestTenants.TENANT_A);
+        String cookie = SignedIn.cookie(TestTenants.TENANT_A);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(given().cookie(ConsoleCookie.NAME,
                 cookie).when().get("/ui/sessions/" + sessionId).body().asString()).contains("The first question."));
         // Read again (and again, gzip and not): the page is now kept rendered.
@@ -167,7 +167,7 @@ class ConsoleTest {
         TestEvents.session("tenant-a", sessionId, SessionStarted.newBuilder().setKind(SessionKind.CHAT)
                 .setStartedAt(T0).build(), message(0, MessageRole.ASSISTANT, longText, List.of(
                         step(0, StepType.REASONING, "r".repeat(2_500) + " last thought", null, null))));
-        String cookie = signIn(TestTenants.TENANT_A);
+        String cookie = SignedIn.cookie(TestTenants.TENANT_A);
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().cookie(ConsoleCookie.NAME, cookie)
                 .when().get("/ui/sessions/" + sessionId).then().statusCode(200));
@@ -190,11 +190,11 @@ class ConsoleTest {
         String sessionId = "console-b-" + UUID.randomUUID();
         TestEvents.session("tenant-b", sessionId, SessionStarted.newBuilder().setKind(SessionKind.CHAT)
                 .setStartedAt(T0).build());
-        String cookieB = signIn(TestTenants.TENANT_B);
+        String cookieB = SignedIn.cookie(TestTenants.TENANT_B);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().cookie(ConsoleCookie.NAME, cookieB)
                 .when().get("/ui/sessions/" + sessionId).then().statusCode(200));
 
-        Response foreign = given().cookie(ConsoleCookie.NAME, signIn(TestTenants.TENANT_A))
+        Response foreign = given().cookie(ConsoleCookie.NAME, SignedIn.cookie(TestTenants.TENANT_A))
                 .when().get("/ui/sessions/" + sessionId);
         assertThat(foreign.statusCode()).isEqualTo(404);
         assertThat(foreign.contentType()).startsWith("text/html");
@@ -203,7 +203,7 @@ class ConsoleTest {
 
     @Test
     void aForgedCookieSignsNobodyInAndTheCookieNeverOpensTheApi() {
-        String cookie = signIn(TestTenants.TENANT_A);
+        String cookie = SignedIn.cookie(TestTenants.TENANT_A);
         String[] parts = cookie.split("\\.");
         String forged = String.join(".", parts[0], parts[1], Long.toString(Long.parseLong(parts[2]) + 86_400),
                 parts[3]);
@@ -229,7 +229,7 @@ class ConsoleTest {
             TestEvents.session("tenant-a", id, SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0)
                     .setLabels(java.util.Map.of("batch", batch)).build());
         }
-        String cookie = signIn(TestTenants.TENANT_A);
+        String cookie = SignedIn.cookie(TestTenants.TENANT_A);
         String first = "/ui/sessions?label=batch%3D" + batch;
         // The links are sent as the page has them, already encoded.
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(rows(given().urlEncodingEnabled(false)
@@ -260,7 +260,7 @@ class ConsoleTest {
 
     @Test
     void anInvalidFilterIsSaidOnTheFormAsA400() {
-        Response page = given().cookie(ConsoleCookie.NAME, signIn(TestTenants.TENANT_A))
+        Response page = given().cookie(ConsoleCookie.NAME, SignedIn.cookie(TestTenants.TENANT_A))
                 .when().get("/ui/sessions?kind=robot&from=yesterday");
         assertThat(page.statusCode()).isEqualTo(400);
         assertThat(page.contentType()).startsWith("text/html");
@@ -270,25 +270,18 @@ class ConsoleTest {
 
     @Test
     void theOperationsPageIsForAdminKeysAndShowsGenerationsLagAndDeadLetters() {
-        Response forbidden = given().cookie(ConsoleCookie.NAME, signIn(TestTenants.READ_ONLY_A)).when().get("/ui/ops");
+        Response forbidden = given().cookie(ConsoleCookie.NAME, SignedIn.cookie(TestTenants.READ_ONLY_A)).when().get("/ui/ops");
         assertThat(forbidden.statusCode()).isEqualTo(403);
         assertThat(forbidden.body().asString()).contains("needs an API key with the admin scope");
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            Response ops = given().cookie(ConsoleCookie.NAME, signIn(TestTenants.TENANT_A)).when().get("/ui/ops");
+            Response ops = given().cookie(ConsoleCookie.NAME, SignedIn.cookie(TestTenants.TENANT_A)).when().get("/ui/ops");
             assertThat(ops.statusCode()).isEqualTo(200);
             String html = ops.body().asString();
             assertThat(html).contains("data-state=\"current\"").contains("class=\"group\"")
                     .contains("id=\"search-model\" data-model=\"all-minilm-l6-v2-q\"")
                     .contains("data-topic=\"hindsight.query.reasoning.dlq\"").doesNotContain("did not answer");
         });
-    }
-
-    static String signIn(TestTenants who) {
-        Response answer = given().redirects().follow(false).formParam("api_key", who.key())
-                .when().post("/ui/sign-in");
-        assertThat(answer.statusCode()).as(answer.body().asString()).isEqualTo(303);
-        return answer.cookie(ConsoleCookie.NAME);
     }
 
     private static MessageRecorded message(int index, MessageRole role, String content, List<ThinkingStep> steps) {

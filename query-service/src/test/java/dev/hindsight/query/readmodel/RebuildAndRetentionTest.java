@@ -12,7 +12,6 @@ import dev.hindsight.events.reasoning.SessionKind;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.signals.SignalType;
 import dev.hindsight.events.signals.SmoothCompletion;
-import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestEvents;
 import dev.hindsight.testing.TestTenants;
