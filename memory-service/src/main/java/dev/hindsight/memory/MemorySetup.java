@@ -2,8 +2,8 @@ package dev.hindsight.memory;
 
 import dev.hindsight.memory.bank.VectorKeeper;
 import dev.hindsight.memory.config.MemoryConfig;
-import dev.hindsight.memory.embedding.Embeddings;
-import dev.hindsight.memory.embedding.OnnxEmbedder;
+import dev.hindsight.memorymodel.embedding.Embeddings;
+import dev.hindsight.memorymodel.embedding.OnnxEmbedder;
 import dev.hindsight.platform.kafka.KafkaTopicsConfig;
 import dev.hindsight.platform.kafka.OwnedTopics;
 import dev.hindsight.platform.registry.RegistryConfig;

@@ -24,15 +24,12 @@ import java.util.List;
  */
 public final class Architecture {
 
-    /** Each service's own packages. memory-service shares the {@code dev.hindsight.memory} root with memory-model. */
+    /** Each service's own packages. */
     private static final List<Module> SERVICES = List.of(
             new Module("ingest-service", "dev.hindsight.ingest.."),
             new Module("query-service", "dev.hindsight.query.."),
             new Module("evaluation-service", "dev.hindsight.evaluation.."),
-            new Module("memory-service", "dev.hindsight.memory", "dev.hindsight.memory.api..",
-                    "dev.hindsight.memory.bank..", "dev.hindsight.memory.config..", "dev.hindsight.memory.context..",
-                    "dev.hindsight.memory.distill..", "dev.hindsight.memory.mcp..", "dev.hindsight.memory.projection..",
-                    "dev.hindsight.memory.store..", "dev.hindsight.memory.work.."));
+            new Module("memory-service", "dev.hindsight.memory.."));
 
     private static final String[] DATABASE = {"io.vertx.sqlclient..", "io.vertx.mutiny.sqlclient..",
         "io.vertx.pgclient..", "io.vertx.mutiny.pgclient..", "java.sql..", "javax.sql..", "org.postgresql.."};

@@ -1,14 +1,11 @@
 package dev.hindsight.evaluation.insight;
 
 import dev.hindsight.evaluation.config.EvaluationConfig;
-import dev.hindsight.platform.work.Rounds;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import dev.hindsight.platform.work.BackgroundWork;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -22,7 +19,7 @@ import org.jboss.logging.Logger;
  * may prune at the same time: a row is deleted once.
  */
 @Singleton
-public class FinishedJobs {
+public class FinishedJobs extends BackgroundWork {
 
     private static final Logger LOG = Logger.getLogger(FinishedJobs.class);
     private static final int CHUNK = 10_000;
@@ -33,21 +30,16 @@ public class FinishedJobs {
 
     private final Pool pool;
     private final EvaluationConfig.Insights config;
-    private final Rounds rounds;
 
     public FinishedJobs(Pool pool, EvaluationConfig config, Vertx vertx) {
+        super(vertx, config.insights().pruneEvery(), "Deleting finished insight jobs", false);
         this.pool = pool;
         this.config = config.insights();
-        this.rounds = new Rounds(vertx, this.config.pruneEvery(), "Deleting finished insight jobs",
-                () -> prune(Instant.now().minus(this.config.keepFinished())).replaceWith(false));
     }
 
-    void onStart(@Observes StartupEvent event) {
-        rounds.start();
-    }
-
-    void onStop(@Observes ShutdownEvent event) {
-        rounds.stop();
+    @Override
+    protected Uni<Boolean> oneRound() {
+        return prune(Instant.now().minus(config.keepFinished())).replaceWith(false);
     }
 
     /** Deletes every job that finished before {@code cutoff}; completes with how many. */

@@ -3,18 +3,15 @@ package dev.hindsight.evaluation.insight;
 import dev.hindsight.evaluation.config.EvaluationConfig;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
+import dev.hindsight.platform.work.BackgroundWork;
 import dev.hindsight.platform.work.GroupCommit;
-import dev.hindsight.platform.work.Rounds;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,7 +28,7 @@ import org.jboss.logging.Logger;
  * with the other jobs that finished meanwhile: {@link GroupCommit}).
  */
 @Singleton
-public class InsightWorker {
+public class InsightWorker extends BackgroundWork {
 
     private static final Logger LOG = Logger.getLogger(InsightWorker.class);
 
@@ -64,7 +61,6 @@ public class InsightWorker {
     private final EvaluationConfig.Insights config;
     private final Clock clock = Clock.systemUTC();
     private final AtomicInteger inFlight = new AtomicInteger();
-    private final Rounds rounds;
     /** Finished jobs' outbox rows and states, many jobs per transaction when many finish together. */
     private final GroupCommit<Completion> completions;
 
@@ -74,31 +70,19 @@ public class InsightWorker {
 
     public InsightWorker(Pool pool, Vertx vertx, Outbox outbox, OutboxRelay relay, InsightInputs inputs,
             InsightModels models, EvaluationConfig config) {
+        super(vertx, config.insights().pollInterval(), "Claiming insight jobs", false);
         this.pool = pool;
         this.outbox = outbox;
         this.relay = relay;
         this.inputs = inputs;
         this.models = models;
         this.config = config.insights();
-        this.rounds = new Rounds(vertx, this.config.pollInterval(), "Claiming insight jobs", this::claim);
         this.completions = new GroupCommit<>(this::record, 500);
     }
 
-    void start(@Observes StartupEvent event) {
-        rounds.start();
-    }
-
-    void stop(@Observes ShutdownEvent event) {
-        rounds.stop();
-    }
-
-    /** Looks for due jobs now (after new ones were recorded, or one finished). */
-    public void wake() {
-        rounds.wake();
-    }
-
     /** Claims as many due jobs as there is room for and starts them; true when the room was filled (more may wait). */
-    private Uni<Boolean> claim() {
+    @Override
+    protected Uni<Boolean> oneRound() {
         int free = config.concurrency() - inFlight.get();
         if (free <= 0) {
             return Uni.createFrom().item(false);

@@ -1,15 +1,13 @@
 package dev.hindsight.evaluation.outbox;
 
 import dev.hindsight.evaluation.config.EvaluationConfig;
-import dev.hindsight.platform.work.Rounds;
 import dev.hindsight.events.HindsightTopic;
 import dev.hindsight.events.evaluations.EvaluationEvent;
 import dev.hindsight.events.insights.InsightEvent;
 import dev.hindsight.platform.kafka.OwnedTopics;
-import dev.hindsight.platform.kafka.Publisher;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import dev.hindsight.platform.kafka.Publisher;
+import dev.hindsight.platform.work.BackgroundWork;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
@@ -18,8 +16,7 @@ import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,8 +30,8 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
  * are locked while they are sent, so several instances never publish the same row at once; a crash after the send
  * and before the delete publishes the row again, which consumers drop by its event id.
  */
-@ApplicationScoped
-public class OutboxRelay {
+@Singleton
+public class OutboxRelay extends BackgroundWork {
 
     private static final String NEXT = """
             SELECT id, topic, record_key, event_id, envelope FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED""";
@@ -44,16 +41,14 @@ public class OutboxRelay {
     private final EvaluationConfig.Relay config;
     private final Map<String, HindsightTopic> topics = new LinkedHashMap<>();
     private final Map<HindsightTopic, KafkaProducer<String, SpecificRecordBase>> producers = new LinkedHashMap<>();
-    private final Rounds rounds;
 
     /** The emitters are injected only so that SmallRye creates the channels (and their health checks). */
     public OutboxRelay(Pool pool, Vertx vertx, EvaluationConfig config, KafkaClientService kafka, Config channels,
             @Channel("insights") MutinyEmitter<InsightEvent> insights,
             @Channel("evaluations") MutinyEmitter<EvaluationEvent> evaluations) {
+        super(vertx, config.relay().pollInterval(), "Publishing the outbox", false);
         this.pool = pool;
         this.config = config.relay();
-        this.rounds = new Rounds(vertx, this.config.pollInterval(), "Publishing the outbox",
-                () -> round().map(published -> published >= this.config.batchSize()));
         for (HindsightTopic topic : HindsightTopic.writtenBy("evaluation-service")) {
             topics.put(OwnedTopics.name(channels, topic), topic);
             KafkaProducer<String, SpecificRecordBase> producer =
@@ -65,17 +60,9 @@ public class OutboxRelay {
         }
     }
 
-    void start(@Observes StartupEvent event) {
-        rounds.start();
-    }
-
-    void stop(@Observes ShutdownEvent event) {
-        rounds.stop();
-    }
-
-    /** Publishes now (after a transaction that added rows committed); coalesces calls made while a round runs. */
-    public void wake() {
-        rounds.wake();
+    @Override
+    protected Uni<Boolean> oneRound() {
+        return round().map(published -> published >= config.batchSize());
     }
 
     /** One round: the oldest rows, published and deleted; the number published. */

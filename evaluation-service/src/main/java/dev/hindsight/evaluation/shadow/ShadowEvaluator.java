@@ -1,11 +1,9 @@
 package dev.hindsight.evaluation.shadow;
 
 import dev.hindsight.evaluation.config.EvaluationConfig;
-import dev.hindsight.platform.work.Rounds;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import dev.hindsight.platform.work.BackgroundWork;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.json.JsonObject;
@@ -14,7 +12,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Instant;
@@ -32,7 +29,7 @@ import java.util.Optional;
  * stored state and the clock.
  */
 @Singleton
-public class ShadowEvaluator {
+public class ShadowEvaluator extends BackgroundWork {
 
     // The due sets stay locked while they are scored, and a first revision embeds each shadow's reasoning, which
     // takes time per pair: a round of at most 50 sets keeps those locks short.
@@ -63,10 +60,10 @@ public class ShadowEvaluator {
     private final DecisionComparator comparator;
     private final String similarityModel;
     private final Clock clock = Clock.systemUTC();
-    private final Rounds rounds;
 
     public ShadowEvaluator(Pool pool, Vertx vertx, Outbox outbox, OutboxRelay relay, EvaluationConfig config,
             ReasoningSimilarity similarity) {
+        super(vertx, config.shadow().checkInterval(), "Evaluating decision sets", false);
         this.pool = pool;
         this.outbox = outbox;
         this.relay = relay;
@@ -76,25 +73,15 @@ public class ShadowEvaluator {
         this.calculator = new ShadowScoreCalculator(weights);
         this.comparator = new DecisionComparator(similarity);
         this.similarityModel = similarity instanceof MiniLmSimilarity m ? m.modelId() : similarity.getClass().getSimpleName();
-        this.rounds = new Rounds(vertx, this.config.checkInterval(), "Evaluating decision sets",
-                () -> round().invoke(evaluated -> {
-                    if (evaluated > 0) {
-                        relay.wake();
-                    }
-                }).map(evaluated -> evaluated >= ROUND));
     }
 
-    void start(@Observes StartupEvent event) {
-        rounds.start();
-    }
-
-    void stop(@Observes ShutdownEvent event) {
-        rounds.stop();
-    }
-
-    /** Evaluates what is due now (after signals or sets were recorded); coalesces calls made while a round runs. */
-    public void wake() {
-        rounds.wake();
+    @Override
+    protected Uni<Boolean> oneRound() {
+        return round().invoke(evaluated -> {
+            if (evaluated > 0) {
+                relay.wake();
+            }
+        }).map(evaluated -> evaluated >= ROUND);
     }
 
     /** One round: the due sets, scored, published through the outbox and marked; the number evaluated. */

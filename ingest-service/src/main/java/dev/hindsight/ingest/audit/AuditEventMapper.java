@@ -7,9 +7,9 @@ import dev.hindsight.events.decisions.DecisionSetRecorded;
 import dev.hindsight.events.signals.BehaviorSignalRecorded;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.events.signals.SignalType;
-import dev.hindsight.ingest.request.Caller;
 import dev.hindsight.ingest.request.EventIds;
 import dev.hindsight.ingest.request.RequestReader;
+import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.ingest.request.Timestamps;
 import dev.hindsight.platform.Hashing;
 import dev.hindsight.platform.kafka.EventHeaders;
@@ -40,7 +40,7 @@ public final class AuditEventMapper {
 
     /** The event, or null when {@code errors} received the reasons (each under {@code path}). */
     public Outgoing<DecisionEvent> decisionSet(AuditRequests.DecisionSet request, String level, String path,
-            Caller caller, List<FieldError> errors) {
+            Sender caller, List<FieldError> errors) {
         int before = errors.size();
         List<String> shadowVersions = request.shadowVersions() == null ? List.of() : request.shadowVersions();
         List<AuditRequests.Decision> shadows = request.shadowDecisions() == null ? List.of()
@@ -88,7 +88,7 @@ public final class AuditEventMapper {
 
     /** The event, or null when {@code errors} received the reasons (each under {@code path}). */
     public Outgoing<SignalEvent> behaviorSignal(AuditRequests.BehaviorSignal request, String level, String path,
-            Caller caller, List<FieldError> errors) {
+            Sender caller, List<FieldError> errors) {
         int before = errors.size();
         SignalData.Read data = SignalData.read(reader, request.signalType(), request.signalData(), path + "signal_data",
                 errors);
@@ -150,7 +150,7 @@ public final class AuditEventMapper {
         });
     }
 
-    private static UUID id(UUID given, Caller caller, String item, String... parts) {
+    private static UUID id(UUID given, Sender caller, String item, String... parts) {
         if (given != null) {
             return given;
         }

@@ -3,9 +3,9 @@ package dev.hindsight.ingest.audit;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.signals.SignalEvent;
-import dev.hindsight.ingest.request.Caller;
 import dev.hindsight.ingest.request.RequestReader;
 import dev.hindsight.ingest.request.SeedEnvelope;
+import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
@@ -37,7 +37,7 @@ public class AuditEvents {
     }
 
     /** Reads a whole body as one decision set; a 400 names every problem. */
-    public Outgoing<DecisionEvent> readDecisionSet(JsonNode body, Caller caller) {
+    public Outgoing<DecisionEvent> readDecisionSet(JsonNode body, Sender caller) {
         List<FieldError> errors = new ArrayList<>();
         Outgoing<DecisionEvent> event = decisionSet(body, "", caller, errors);
         if (event == null) {
@@ -47,7 +47,7 @@ public class AuditEvents {
     }
 
     /** Reads a whole body as one signal; a 400 names every problem. */
-    public Outgoing<SignalEvent> readSignal(JsonNode body, Caller caller) {
+    public Outgoing<SignalEvent> readSignal(JsonNode body, Sender caller) {
         List<FieldError> errors = new ArrayList<>();
         Outgoing<SignalEvent> event = signal(body, "", caller, errors);
         if (event == null) {
@@ -57,7 +57,7 @@ public class AuditEvents {
     }
 
     /** The event, or null with the reasons added to {@code errors}. */
-    public Outgoing<DecisionEvent> decisionSet(JsonNode body, String path, Caller caller,
+    public Outgoing<DecisionEvent> decisionSet(JsonNode body, String path, Sender caller,
             List<FieldError> errors) {
         SeedEnvelope envelope = SeedEnvelope.unwrap(body, "DECISION_SET_CREATED", path, errors);
         if (envelope == null) {
@@ -70,7 +70,7 @@ public class AuditEvents {
     }
 
     /** The event, or null with the reasons added to {@code errors}. */
-    public Outgoing<SignalEvent> signal(JsonNode body, String path, Caller caller,
+    public Outgoing<SignalEvent> signal(JsonNode body, String path, Sender caller,
             List<FieldError> errors) {
         SeedEnvelope envelope = SeedEnvelope.unwrap(body, "USER_BEHAVIOR_SIGNAL", path, errors);
         if (envelope == null) {

@@ -9,9 +9,9 @@ import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.ingest.audit.AuditEvents;
-import dev.hindsight.ingest.request.Caller;
 import dev.hindsight.ingest.request.EventIds;
 import dev.hindsight.ingest.request.RequestReader;
+import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.ingest.session.AppendMessagesRequest;
 import dev.hindsight.ingest.session.SessionDetailsRequests;
 import dev.hindsight.ingest.session.SessionEventMapper;
@@ -64,7 +64,7 @@ final class BatchItems {
      * Building a tree of the whole body first and then binding each item's subtree would materialize every item twice
      * (docs/benchmarks.md).
      */
-    Read read(byte[] bytes, Caller sender, String idempotencyKey) throws IOException {
+    Read read(byte[] bytes, Sender sender, String idempotencyKey) throws IOException {
         if (bytes == null || bytes.length == 0) {
             throw notABatch();
         }
@@ -97,7 +97,7 @@ final class BatchItems {
     }
 
     /** The items of the array the parser is on; leaves it on the array's end. */
-    private Read items(JsonParser parser, Caller sender, String idempotencyKey) throws IOException {
+    private Read items(JsonParser parser, Sender sender, String idempotencyKey) throws IOException {
         List<Parsed> parsed = new ArrayList<>();
         List<List<FieldError>> rejections = new ArrayList<>();
         int count = 0;
@@ -124,7 +124,7 @@ final class BatchItems {
      * Leaves the parser on the item's last token. Every problem is reported, in this order: unknown or repeated fields,
      * then the type, the session id and the body.
      */
-    private Parsed item(JsonParser parser, String path, Caller caller, List<FieldError> errors) throws IOException {
+    private Parsed item(JsonParser parser, String path, Sender caller, List<FieldError> errors) throws IOException {
         if (parser.currentToken() != JsonToken.START_OBJECT) {
             errors.add(new FieldError(path, "must be an object {type, session_id, body}"));
             parser.skipChildren();
@@ -245,7 +245,7 @@ final class BatchItems {
         return sessionId != null && sessionId.length() <= 128 && EventIds.isWellFormed(sessionId);
     }
 
-    private static Caller itemCaller(Caller sender, String idempotencyKey, int index) {
+    private static Sender itemCaller(Sender sender, String idempotencyKey, int index) {
         return sender.withIdempotencyKey(idempotencyKey == null ? null : idempotencyKey + "#" + index);
     }
 
@@ -253,7 +253,7 @@ final class BatchItems {
      * The item's events; null, or events the caller discards, when {@code errors} received reasons; cross-field rules
      * throw a 400 problem.
      */
-    private Parsed events(String type, String sessionId, Object request, String bodyPath, Caller caller,
+    private Parsed events(String type, String sessionId, Object request, String bodyPath, Sender caller,
             List<FieldError> errors) {
         return switch (type) {
             case "session" -> {

@@ -8,8 +8,8 @@ import dev.hindsight.ingest.audit.AuditEvents;
 import dev.hindsight.ingest.batch.BatchItems.Parsed;
 import dev.hindsight.ingest.conflict.MessageConflicts;
 import dev.hindsight.ingest.publish.EventLog;
-import dev.hindsight.ingest.request.Caller;
 import dev.hindsight.ingest.request.RequestReader;
+import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.ingest.session.SessionEventMapper;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
@@ -47,7 +47,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * the answer. Nothing is dropped silently: an item is accepted with its receipts, rejected with its reasons, or
  * unavailable (Kafka did not acknowledge it; retry it).
  */
-// Class path /v1 like AuditResource: Quarkus REST picks the resource class by its path before the method, so a
+// Class path /v1 like AuditIngestResource: Quarkus REST picks the resource class by its path before the method, so a
 // longer class path under the same prefix would never be reached.
 @Path("/v1")
 @Tag(name = "Batch")
@@ -109,7 +109,7 @@ public class BatchResource {
         // Read here, on the event loop, as bytes: a JsonNode parameter would be parsed on a worker thread, one more
         // hand-off per request (docs/benchmarks.md). The credential is read once: each read goes through request-scoped
         // proxies, which reading it per item would repeat for every item.
-        BatchItems.Read read = items.read(bytes, Caller.of(tenant, userAgent, null), idempotencyKey);
+        BatchItems.Read read = items.read(bytes, Sender.of(tenant, userAgent, null), idempotencyKey);
         List<Parsed> parsed = read.parsed();
         List<List<FieldError>> rejections = read.rejections();
         // Messages whose index already holds a different message reject their item (one check for the batch).

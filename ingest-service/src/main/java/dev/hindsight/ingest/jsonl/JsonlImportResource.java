@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.ingest.publish.EventLog;
-import dev.hindsight.ingest.request.Caller;
 import dev.hindsight.ingest.request.RequestReader;
+import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.ingest.session.AppendMessagesRequest;
 import dev.hindsight.ingest.session.SessionEventMapper;
 import dev.hindsight.ingest.session.StartSessionRequest;
@@ -17,7 +17,6 @@ import dev.hindsight.platform.json.UnstorableValueException;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.FieldPaths;
 import dev.hindsight.platform.problem.Problem.FieldError;
-import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -98,7 +97,7 @@ public class JsonlImportResource {
         } catch (DateTimeParseException e) {
             throw ProblemException.badRequest("Invalid date", List.of(new FieldError("date", "not a calendar date")));
         }
-        Caller caller = Caller.of(tenant, userAgent, null);
+        Sender caller = Sender.of(tenant, userAgent, null);
         List<FieldError> rejected = new ArrayList<>();
         List<JsonNode> messages = new ArrayList<>();
         String[] lines = body.split("\r?\n");

@@ -5,8 +5,8 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.spans.SpanEvent;
 import dev.hindsight.ingest.publish.EventLog;
-import dev.hindsight.ingest.request.Caller;
 import dev.hindsight.ingest.request.EventIds;
+import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.kafka.EventHeaders;
@@ -109,7 +109,7 @@ public class OtlpResource {
                     List.of(new Problem.FieldError("body", e.getMessage())));
         }
         OtlpSpans.Result result = OtlpSpans.of(request);
-        Caller caller = Caller.of(tenant, userAgent, null);
+        Sender caller = Sender.of(tenant, userAgent, null);
         List<Outgoing<SpanEvent>> outgoing = new ArrayList<>(result.kept().size());
         for (OtlpSpans.Kept kept : result.kept()) {
             // A span exported again (an exporter's retry) is the same event: its id names tenant, trace and span.

@@ -1,8 +1,5 @@
 package dev.hindsight.ingest.session;
 
-import dev.hindsight.ingest.request.Caller;
-import dev.hindsight.ingest.request.EventIds;
-import dev.hindsight.ingest.request.Timestamps;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.reasoning.ActivityRecorded;
@@ -20,6 +17,9 @@ import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.reasoning.StepType;
 import dev.hindsight.events.reasoning.ThinkingStep;
 import dev.hindsight.events.reasoning.TradingAttributes;
+import dev.hindsight.ingest.request.EventIds;
+import dev.hindsight.ingest.request.Sender;
+import dev.hindsight.ingest.request.Timestamps;
 import dev.hindsight.ingest.session.AppendMessagesRequest.Message;
 import dev.hindsight.platform.kafka.EventHeaders;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
@@ -47,7 +47,7 @@ public final class SessionEventMapper {
         this.clock = clock;
     }
 
-    public Outgoing<ReasoningEvent> sessionStarted(StartSessionRequest request, Caller caller) {
+    public Outgoing<ReasoningEvent> sessionStarted(StartSessionRequest request, Sender caller) {
         List<FieldError> errors = new ArrayList<>();
         requireOnlyAttributesOf(request, errors);
         if (!errors.isEmpty()) {
@@ -86,7 +86,7 @@ public final class SessionEventMapper {
         return event(sessionId, header(eventId, caller, startedAt), started);
     }
 
-    public List<Outgoing<ReasoningEvent>> messagesRecorded(String sessionId, AppendMessagesRequest request, Caller caller) {
+    public List<Outgoing<ReasoningEvent>> messagesRecorded(String sessionId, AppendMessagesRequest request, Sender caller) {
         List<FieldError> errors = new ArrayList<>();
         Set<Integer> indexes = new HashSet<>();
         for (int i = 0; i < request.messages().size(); i++) {
@@ -115,7 +115,7 @@ public final class SessionEventMapper {
     }
 
     public List<Outgoing<ReasoningEvent>> positionsRecorded(String sessionId, SessionDetailsRequests.RecordPositions request,
-            Caller caller) {
+            Sender caller) {
         List<FieldError> errors = new ArrayList<>();
         Set<Integer> actionIds = new HashSet<>();
         for (int i = 0; i < request.positions().size(); i++) {
@@ -152,7 +152,7 @@ public final class SessionEventMapper {
 
     public List<Outgoing<ReasoningEvent>> activitiesRecorded(String sessionId,
             List<SessionDetailsRequests.Activity> activities, String pathPrefix, boolean sequenceFromPosition,
-            Caller caller) {
+            Sender caller) {
         List<FieldError> errors = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         List<Outgoing<ReasoningEvent>> events = new ArrayList<>();
@@ -193,7 +193,7 @@ public final class SessionEventMapper {
     }
 
     public Outgoing<ReasoningEvent> sessionCompleted(String sessionId, SessionDetailsRequests.CompleteSession request,
-            Caller caller) {
+            Sender caller) {
         Instant completedAt = instant(request.completedAt());
         SessionCompleted completed = SessionCompleted.newBuilder()
                 .setOutcome(request.outcome() == null ? SessionOutcome.UNKNOWN
@@ -210,7 +210,7 @@ public final class SessionEventMapper {
     }
 
     /** The producer's event id, else one from its Idempotency-Key, else one derived from the fact. */
-    private static UUID chooseId(UUID given, Caller caller, String item, java.util.function.Supplier<UUID> derived) {
+    private static UUID chooseId(UUID given, Sender caller, String item, java.util.function.Supplier<UUID> derived) {
         if (given != null) {
             return given;
         }
@@ -300,7 +300,7 @@ public final class SessionEventMapper {
         }
     }
 
-    private EventHeader header(UUID eventId, Caller caller, Instant occurredAt) {
+    private EventHeader header(UUID eventId, Sender caller, Instant occurredAt) {
         return EventHeaders.create(eventId, caller.tenant(), caller.principal(), caller.client(), occurredAt, clock);
     }
 

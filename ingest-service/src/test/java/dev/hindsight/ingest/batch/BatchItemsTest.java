@@ -11,8 +11,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.hindsight.events.reasoning.MessageRecorded;
 import dev.hindsight.events.reasoning.ThinkingStep;
 import dev.hindsight.ingest.audit.AuditEvents;
-import dev.hindsight.ingest.request.Caller;
 import dev.hindsight.ingest.request.RequestReader;
+import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.ingest.session.SessionEventMapper;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
@@ -43,7 +43,7 @@ class BatchItemsTest {
             .configure().messageInterpolator(new ParameterMessageInterpolator()).buildValidatorFactory().getValidator());
     private static final BatchItems ITEMS = new BatchItems(JSON, READER, new AuditEvents(READER, CLOCK),
             new SessionEventMapper(CLOCK));
-    private static final Caller SENDER = new Caller("tenant-a", "key-a", "agent/1.0", null);
+    private static final Sender SENDER = new Sender("tenant-a", "key-a", "agent/1.0", null);
 
     /** One valid item of every type, each written with its keys in the order producers usually write them. */
     private static final List<String> VALID = List.of(

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.hindsight.events.reasoning.MessageRecorded;
 import dev.hindsight.events.reasoning.ReasoningEvent;
-import dev.hindsight.ingest.request.Caller;
+import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.ingest.session.AppendMessagesRequest.Message;
 import dev.hindsight.ingest.session.AppendMessagesRequest.Role;
 import dev.hindsight.ingest.session.AppendMessagesRequest.StepType;
@@ -27,7 +27,7 @@ class SessionEventMapperTest {
 
     private static final Instant NOW = Instant.parse("2025-10-02T12:00:00Z");
     private final SessionEventMapper mapper = new SessionEventMapper(Clock.fixed(NOW, ZoneOffset.UTC));
-    private final Caller caller = new Caller("acme", "ci", "sdk/1", null);
+    private final Sender caller = new Sender("acme", "ci", "sdk/1", null);
 
     @Test
     void tradingSessionIdIsDerivedFromTheModelDayAndIsStable() {
@@ -51,8 +51,8 @@ class SessionEventMapperTest {
 
         StartSessionRequest withoutId = new StartSessionRequest("s-1", null, StartSessionRequest.Kind.CHAT, null, null,
                 null, null, null);
-        var keyed = new Caller("acme", "ci", null, "retry-7");
-        var otherTenant = new Caller("globex", "ci", null, "retry-7");
+        var keyed = new Sender("acme", "ci", null, "retry-7");
+        var otherTenant = new Sender("globex", "ci", null, "retry-7");
         assertThat(mapper.sessionStarted(withoutId, keyed).eventId())
                 .isEqualTo(mapper.sessionStarted(withoutId, keyed).eventId())
                 .isNotEqualTo(mapper.sessionStarted(withoutId, otherTenant).eventId())

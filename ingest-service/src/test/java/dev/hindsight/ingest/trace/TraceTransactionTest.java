@@ -54,7 +54,7 @@ class TraceTransactionTest {
     @Test
     void aTraceTheBrokerTakesOnlyPartOfIsVisibleNotAtAll() throws Exception {
         String traceId = UUID.randomUUID().toString();
-        String trace = TraceResource.EXAMPLE.replace("3f2b9c1e-7a4d-4e8b-9c1f-2d3e4f5a6b7c", traceId);
+        String trace = TraceIngestResource.EXAMPLE.replace("3f2b9c1e-7a4d-4e8b-9c1f-2d3e4f5a6b7c", traceId);
         // The completion (the trace's last event) carries the final diff: 300 KB that no compression shrinks below the
         // limit set below, and far within what ingest accepts.
         StringBuilder noise = new StringBuilder();

@@ -3,7 +3,7 @@ package dev.hindsight.memory.api;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hindsight.memory.bank.VectorKeeper;
-import dev.hindsight.memory.search.SearchModel;
+import dev.hindsight.memorymodel.search.SearchModel;
 import dev.hindsight.platform.auth.Scopes;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;

@@ -1,9 +1,9 @@
 package dev.hindsight.memory.api;
 
-import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hindsight.memory.bank.MemoryRow;
-import dev.hindsight.memory.scrub.SecretScrubber;
+import dev.hindsight.memorymodel.scrub.SecretScrubber;
 import java.time.Instant;
 import java.util.List;
 

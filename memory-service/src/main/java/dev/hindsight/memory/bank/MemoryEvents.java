@@ -6,7 +6,7 @@ import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.events.memory.MemorySignalKind;
 import dev.hindsight.events.memory.MemorySignalRecorded;
 import dev.hindsight.events.memory.WeightVotes;
-import dev.hindsight.memory.events.EmbeddingVectors;
+import dev.hindsight.memorymodel.events.EmbeddingVectors;
 import dev.hindsight.platform.kafka.EventHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;

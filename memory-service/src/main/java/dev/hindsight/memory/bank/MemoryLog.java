@@ -1,8 +1,8 @@
 package dev.hindsight.memory.bank;
 
 import dev.hindsight.events.memory.MemoryEvent;
-import dev.hindsight.platform.kafka.Publisher;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
+import dev.hindsight.platform.kafka.Publisher;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import io.smallrye.mutiny.Uni;
@@ -20,7 +20,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Every change to the ReasoningBank goes through here: published to hindsight.memory.v1 (acks=all, idempotent
- * producer) and, once Kafka acknowledged it, applied to the database by {@link MemoryProjection} so the caller reads
+ * producer) and, once Kafka acknowledged it, applied to the database by {@link BankProjection} so the caller reads
  * its own write. If Kafka does not acknowledge, nothing changed and the caller gets 503 with Retry-After; if the
  * database fails after the acknowledgement, the consumer applies the event anyway (the change is durable).
  */
@@ -32,14 +32,14 @@ public class MemoryLog {
     private final KafkaProducer<String, MemoryEvent> producer;
     private final String topic;
     private final Pool pool;
-    private final MemoryProjection projection;
+    private final BankProjection projection;
     private final Duration ackTimeout;
 
     /** The emitter is injected so SmallRye creates and wires the channel; events go through its producer. */
     public MemoryLog(@Channel("memory") MutinyEmitter<MemoryEvent> channel, KafkaClientService kafka,
             @ConfigProperty(name = "mp.messaging.outgoing.memory.topic") String topic,
             @ConfigProperty(name = "hindsight.memory-ack-timeout", defaultValue = "10s") Duration ackTimeout,
-            Pool pool, MemoryProjection projection) {
+            Pool pool, BankProjection projection) {
         this.producer = kafka.getProducer("memory");
         if (producer == null) {
             throw new IllegalStateException("No Kafka producer for channel memory");

@@ -1,10 +1,10 @@
 package dev.hindsight.memory.bank;
 
-import dev.hindsight.memory.confidence.ConfidenceModel;
-import dev.hindsight.memory.confidence.MemoryOrigin;
-import dev.hindsight.memory.confidence.ProjectWeights;
-import dev.hindsight.memory.confidence.SignalCounts;
-import dev.hindsight.memory.search.SearchRule;
+import dev.hindsight.memorymodel.confidence.ConfidenceModel;
+import dev.hindsight.memorymodel.confidence.MemoryOrigin;
+import dev.hindsight.memorymodel.confidence.ProjectWeights;
+import dev.hindsight.memorymodel.confidence.SignalCounts;
+import dev.hindsight.memorymodel.search.SearchRule;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;

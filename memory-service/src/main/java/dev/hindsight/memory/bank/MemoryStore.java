@@ -1,9 +1,9 @@
 package dev.hindsight.memory.bank;
 
-import dev.hindsight.memory.confidence.Beta;
-import dev.hindsight.memory.confidence.MemoryOrigin;
-import dev.hindsight.memory.confidence.ProjectWeights;
-import dev.hindsight.memory.confidence.SignalCounts;
+import dev.hindsight.memorymodel.confidence.Beta;
+import dev.hindsight.memorymodel.confidence.MemoryOrigin;
+import dev.hindsight.memorymodel.confidence.ProjectWeights;
+import dev.hindsight.memorymodel.confidence.SignalCounts;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

@@ -3,20 +3,17 @@ package dev.hindsight.memory.bank;
 import dev.hindsight.events.memory.MemoryEmbedded;
 import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.memory.config.MemoryConfig;
-import dev.hindsight.memory.embedding.Embeddings;
-import dev.hindsight.memory.embedding.NothingToEmbed;
-import dev.hindsight.memory.search.SearchModel;
-import dev.hindsight.memory.search.SearchRule;
-import dev.hindsight.memory.search.VectorGenerations;
 import dev.hindsight.memory.store.VectorStore;
-import dev.hindsight.platform.work.Rounds;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import dev.hindsight.memorymodel.embedding.Embeddings;
+import dev.hindsight.memorymodel.embedding.NothingToEmbed;
+import dev.hindsight.memorymodel.search.SearchModel;
+import dev.hindsight.memorymodel.search.SearchRule;
+import dev.hindsight.memorymodel.search.VectorGenerations;
+import dev.hindsight.platform.work.BackgroundWork;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -36,7 +33,7 @@ import org.jboss.logging.Logger;
  * switch ({@code retire-after}), the holder deletes the previous model's vectors.
  */
 @Singleton
-public class VectorKeeper {
+public class VectorKeeper extends BackgroundWork {
 
     private static final Logger LOG = Logger.getLogger(VectorKeeper.class);
 
@@ -56,13 +53,13 @@ public class VectorKeeper {
     private final Clock clock = Clock.systemUTC();
     private final SearchModel model;
     private final String holder = UUID.randomUUID().toString();
-    private final Rounds rounds;
     private volatile Instant counted = Instant.EPOCH;
     private volatile UUID cursor;
 
     /** The log is looked up when first needed: start-up reads the counts before the Kafka channels exist. */
     public VectorKeeper(VectorStore vectors, MemoryStore store, Provider<MemoryLog> log, Embeddings embeddings, Pool pool,
             MemoryConfig config, Vertx vertx) {
+        super(vertx, config.embedding().checkEvery(), "Keeping vector generations", true);
         this.vectors = vectors;
         this.store = store;
         this.log = log;
@@ -70,22 +67,11 @@ public class VectorKeeper {
         this.pool = pool;
         this.config = config.embedding();
         this.model = new SearchModel(embeddings.preferred(), clock);
-        this.rounds = new Rounds(vertx, this.config.checkEvery(), "Keeping vector generations", this::round);
     }
 
     /** The model searches use now. */
     public String searchModel() {
         return model.current();
-    }
-
-    /** Starts the rounds once the channels are up (MemorySetup read the counts before, see {@link #refresh}). */
-    void onStart(@Observes StartupEvent event) {
-        rounds.start();
-        rounds.wake();
-    }
-
-    void onStop(@Observes ShutdownEvent event) {
-        rounds.stop();
     }
 
     /** Re-reads the counts and decides which model searches use. */
@@ -101,7 +87,8 @@ public class VectorKeeper {
         }));
     }
 
-    private Uni<Boolean> round() {
+    @Override
+    protected Uni<Boolean> oneRound() {
         Uni<SearchModel.State> state = cursor == null || counted.plus(config.checkEvery()).isBefore(clock.instant())
                 ? refresh() : Uni.createFrom().item(model.state());
         return state.flatMap(now -> {

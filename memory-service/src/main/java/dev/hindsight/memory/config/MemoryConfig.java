@@ -1,6 +1,6 @@
 package dev.hindsight.memory.config;
 
-import dev.hindsight.memory.search.SearchRule;
+import dev.hindsight.memorymodel.search.SearchRule;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -149,7 +149,7 @@ public interface MemoryConfig {
          * it builds the new model's vectors in the background; searches switch once they cover every memory
          * (design.md § Re-embedding). query-service must be given the same value.
          */
-        @WithDefault(dev.hindsight.memory.embedding.OnnxEmbedder.MINILM)
+        @WithDefault(dev.hindsight.memorymodel.embedding.OnnxEmbedder.MINILM)
         String model();
 
         /** How often the vector counts are read (which model searches use) and missing vectors are looked for. */

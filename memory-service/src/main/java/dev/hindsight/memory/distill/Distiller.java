@@ -9,7 +9,7 @@ import dev.hindsight.memory.distill.CompletedSession.Turn;
 import dev.hindsight.memory.distill.SessionEvidence.Action;
 import dev.hindsight.memory.distill.SessionEvidence.ActionType;
 import dev.hindsight.memory.distill.SessionEvidence.Repetition;
-import dev.hindsight.memory.scrub.SecretScrubber;
+import dev.hindsight.memorymodel.scrub.SecretScrubber;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;

@@ -1,9 +1,9 @@
 package dev.hindsight.memory.store;
 
-import dev.hindsight.memory.search.Neighbour;
-import dev.hindsight.memory.search.ProjectCentres;
-import dev.hindsight.memory.search.SearchRule;
-import dev.hindsight.memory.search.VectorSearch;
+import dev.hindsight.memorymodel.search.Neighbour;
+import dev.hindsight.memorymodel.search.ProjectCentres;
+import dev.hindsight.memorymodel.search.SearchRule;
+import dev.hindsight.memorymodel.search.VectorSearch;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

@@ -1,7 +1,7 @@
 package dev.hindsight.memory.store;
 
-import dev.hindsight.memory.search.Neighbour;
-import dev.hindsight.memory.search.SearchRule;
+import dev.hindsight.memorymodel.search.Neighbour;
+import dev.hindsight.memorymodel.search.SearchRule;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import java.util.List;

@@ -1,16 +1,13 @@
 package dev.hindsight.memory.work;
 
 import dev.hindsight.memory.config.MemoryConfig;
-import dev.hindsight.platform.work.Rounds;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import dev.hindsight.platform.work.BackgroundWork;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +24,7 @@ import org.jboss.logging.Logger;
  * job, so running one twice changes nothing.
  */
 @Singleton
-public class MemoryWorker {
+public class MemoryWorker extends BackgroundWork {
 
     private static final Logger LOG = Logger.getLogger(MemoryWorker.class);
     private static final Duration LEASE = Duration.ofMinutes(5);
@@ -57,29 +54,16 @@ public class MemoryWorker {
     private final Pool pool;
     private final MemoryConfig config;
     private final JobRunner runner;
-    private final Rounds rounds;
 
     public MemoryWorker(Pool pool, MemoryConfig config, JobRunner runner, Vertx vertx) {
+        super(vertx, config.work().pollInterval(), "Running memory jobs", false);
         this.pool = pool;
         this.config = config;
         this.runner = runner;
-        this.rounds = new Rounds(vertx, config.work().pollInterval(), "Running memory jobs", this::round);
     }
 
-    void onStart(@Observes StartupEvent event) {
-        rounds.start();
-    }
-
-    void onStop(@Observes ShutdownEvent event) {
-        rounds.stop();
-    }
-
-    /** Looks for due work now (after a consumer committed new sessions or verdicts). */
-    public void wake() {
-        rounds.wake();
-    }
-
-    private Uni<Boolean> round() {
+    @Override
+    protected Uni<Boolean> oneRound() {
         int batch = config.work().batchSize();
         return pool.preparedQuery(CLAIM).execute(Tuple.of(batch, LEASE.toMillis())).flatMap(rows -> {
             List<Job> jobs = new ArrayList<>(rows.size());

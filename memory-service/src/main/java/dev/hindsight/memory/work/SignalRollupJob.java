@@ -1,14 +1,11 @@
 package dev.hindsight.memory.work;
 
 import dev.hindsight.memory.config.MemoryConfig;
-import dev.hindsight.platform.work.Rounds;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import dev.hindsight.platform.work.BackgroundWork;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -22,7 +19,7 @@ import org.jboss.logging.Logger;
  * a row can be deleted (and counted) by one of them only.
  */
 @Singleton
-public class SignalRollupJob {
+public class SignalRollupJob extends BackgroundWork {
 
     private static final Logger LOG = Logger.getLogger(SignalRollupJob.class);
 
@@ -50,22 +47,16 @@ public class SignalRollupJob {
 
     private final Pool pool;
     private final MemoryConfig config;
-    private final Rounds rounds;
 
     public SignalRollupJob(Pool pool, MemoryConfig config, Vertx vertx) {
+        super(vertx, config.signals().rollupEvery(), "Rolling up old signals", true);
         this.pool = pool;
         this.config = config;
-        this.rounds = new Rounds(vertx, config.signals().rollupEvery(), "Rolling up old signals",
-                () -> rollUp(Instant.now().minus(config.signals().keepIndividually())).replaceWith(false));
     }
 
-    void onStart(@Observes StartupEvent event) {
-        rounds.start();
-        rounds.wake();
-    }
-
-    void onStop(@Observes ShutdownEvent event) {
-        rounds.stop();
+    @Override
+    protected Uni<Boolean> oneRound() {
+        return rollUp(Instant.now().minus(config.signals().keepIndividually())).replaceWith(false);
     }
 
     /** Rolls up every signal recorded before {@code cutoff}; completes with how many memories' aggregates grew. */

@@ -10,7 +10,7 @@ import dev.hindsight.events.memory.MemoryOrigin;
 import dev.hindsight.events.memory.MemoryOutcome;
 import dev.hindsight.events.memory.MemoryRecorded;
 import dev.hindsight.memory.bank.MemoryEvents;
-import dev.hindsight.memory.embedding.Embeddings;
+import dev.hindsight.memorymodel.embedding.Embeddings;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestDatabase;
 import dev.hindsight.testing.TestEvents;

@@ -1,9 +1,9 @@
 package dev.hindsight.query.memory;
 
-import dev.hindsight.memory.confidence.ProjectWeights;
-import dev.hindsight.memory.confidence.SignalCounts;
-import dev.hindsight.memory.confidence.SignalKind;
-import dev.hindsight.memory.scrub.SecretScrubber;
+import dev.hindsight.memorymodel.confidence.ProjectWeights;
+import dev.hindsight.memorymodel.confidence.SignalCounts;
+import dev.hindsight.memorymodel.confidence.SignalKind;
+import dev.hindsight.memorymodel.scrub.SecretScrubber;
 import dev.hindsight.query.console.ConsolePaths;
 import dev.hindsight.query.console.Text;
 import java.net.URLEncoder;

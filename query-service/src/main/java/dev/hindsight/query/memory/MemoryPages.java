@@ -2,7 +2,7 @@ package dev.hindsight.query.memory;
 
 import static dev.hindsight.query.console.ConsoleAccess.given;
 
-import dev.hindsight.memory.embedding.NothingToEmbed;
+import dev.hindsight.memorymodel.embedding.NothingToEmbed;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
@@ -52,7 +52,7 @@ public class MemoryPages {
 
     public MemoryPages(ConsoleAccess access, MemoryQueries memories,
             @ConfigProperty(name = "hindsight.memory.search.min-confidence",
-                    defaultValue = dev.hindsight.memory.search.SearchRule.DEFAULT_MIN_CONFIDENCE) double minConfidence) {
+                    defaultValue = dev.hindsight.memorymodel.search.SearchRule.DEFAULT_MIN_CONFIDENCE) double minConfidence) {
         this.access = access;
         this.memories = memories;
         this.minConfidence = minConfidence;

@@ -1,16 +1,16 @@
 package dev.hindsight.query.memory;
 
-import dev.hindsight.memory.confidence.Beta;
-import dev.hindsight.memory.confidence.ConfidenceModel;
-import dev.hindsight.memory.confidence.MemoryOrigin;
-import dev.hindsight.memory.confidence.ProjectWeights;
-import dev.hindsight.memory.confidence.SignalCounts;
-import dev.hindsight.memory.embedding.Embeddings;
-import dev.hindsight.memory.search.Nearest;
-import dev.hindsight.memory.search.Neighbour;
-import dev.hindsight.memory.search.ProjectCentres;
-import dev.hindsight.memory.search.SearchRule;
-import dev.hindsight.memory.search.VectorSearch;
+import dev.hindsight.memorymodel.confidence.Beta;
+import dev.hindsight.memorymodel.confidence.ConfidenceModel;
+import dev.hindsight.memorymodel.confidence.MemoryOrigin;
+import dev.hindsight.memorymodel.confidence.ProjectWeights;
+import dev.hindsight.memorymodel.confidence.SignalCounts;
+import dev.hindsight.memorymodel.embedding.Embeddings;
+import dev.hindsight.memorymodel.search.Nearest;
+import dev.hindsight.memorymodel.search.Neighbour;
+import dev.hindsight.memorymodel.search.ProjectCentres;
+import dev.hindsight.memorymodel.search.SearchRule;
+import dev.hindsight.memorymodel.search.VectorSearch;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;

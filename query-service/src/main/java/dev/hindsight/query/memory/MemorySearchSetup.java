@@ -1,7 +1,7 @@
 package dev.hindsight.query.memory;
 
-import dev.hindsight.memory.embedding.Embeddings;
-import dev.hindsight.memory.embedding.OnnxEmbedder;
+import dev.hindsight.memorymodel.embedding.Embeddings;
+import dev.hindsight.memorymodel.embedding.OnnxEmbedder;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;

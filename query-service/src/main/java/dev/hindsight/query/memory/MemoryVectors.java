@@ -1,17 +1,14 @@
 package dev.hindsight.query.memory;
 
-import dev.hindsight.memory.embedding.OnnxEmbedder;
-import dev.hindsight.memory.search.SearchModel;
-import dev.hindsight.platform.work.Rounds;
+import dev.hindsight.memorymodel.embedding.OnnxEmbedder;
+import dev.hindsight.memorymodel.search.SearchModel;
+import dev.hindsight.platform.work.BackgroundWork;
 import dev.hindsight.query.readmodel.Generations;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,7 +25,7 @@ import org.jboss.logging.Logger;
  * deleted from the read model, as memory-service deletes them from its own.
  */
 @Singleton
-public class MemoryVectors {
+public class MemoryVectors extends BackgroundWork {
 
     private static final Logger LOG = Logger.getLogger(MemoryVectors.class);
     private static final int RETIRE_BATCH = 5_000;
@@ -37,28 +34,18 @@ public class MemoryVectors {
     private final Generations generations;
     private final Duration retireAfter;
     private final SearchModel model;
-    private final Rounds rounds;
 
     public MemoryVectors(Pool pool, Generations generations, Vertx vertx,
             @ConfigProperty(name = "hindsight.memory.embedding.model",
                     defaultValue = OnnxEmbedder.MINILM) String configured,
             @ConfigProperty(name = "hindsight.memory.embedding.check-every", defaultValue = "10s") Duration checkEvery,
             @ConfigProperty(name = "hindsight.memory.embedding.retire-after", defaultValue = "1m") Duration retireAfter) {
+        super(vertx, checkEvery, "Reading the memory vectors' models", true);
         this.pool = pool;
         this.generations = generations;
         this.retireAfter = retireAfter;
         // Checked at start-up: the model itself is loaded on the first search, and a typo must not wait for it.
         this.model = new SearchModel(OnnxEmbedder.requireShipped(configured), Clock.systemUTC());
-        this.rounds = new Rounds(vertx, checkEvery, "Reading the memory vectors' models", this::round);
-    }
-
-    void onStart(@Observes StartupEvent event) {
-        rounds.start();
-        rounds.wake();
-    }
-
-    void onStop(@Observes ShutdownEvent event) {
-        rounds.stop();
     }
 
     /** The model searches embed their query with and compare vectors of. */
@@ -87,7 +74,8 @@ public class MemoryVectors {
                 }));
     }
 
-    private Uni<Boolean> round() {
+    @Override
+    protected Uni<Boolean> oneRound() {
         return refresh().chain(state -> {
             if (!model.mayRetireOthers(retireAfter)) {
                 return Uni.createFrom().item(false);

@@ -1,9 +1,9 @@
 package dev.hindsight.query.memory;
 
-import dev.hindsight.memory.confidence.ConfidenceModel;
-import dev.hindsight.memory.confidence.MemoryOrigin;
-import dev.hindsight.memory.confidence.ProjectWeights;
-import dev.hindsight.memory.confidence.SignalCounts;
+import dev.hindsight.memorymodel.confidence.ConfidenceModel;
+import dev.hindsight.memorymodel.confidence.MemoryOrigin;
+import dev.hindsight.memorymodel.confidence.ProjectWeights;
+import dev.hindsight.memorymodel.confidence.SignalCounts;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;

@@ -1,6 +1,6 @@
 package dev.hindsight.query.ops;
 
-import dev.hindsight.memory.search.SearchModel;
+import dev.hindsight.memorymodel.search.SearchModel;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.query.console.ConsoleAccess;
 import dev.hindsight.query.console.Layout;

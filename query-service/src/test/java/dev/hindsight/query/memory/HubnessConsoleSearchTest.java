@@ -2,7 +2,7 @@ package dev.hindsight.query.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hindsight.memory.embedding.Embeddings;
+import dev.hindsight.memorymodel.embedding.Embeddings;
 import dev.hindsight.query.console.SignedIn;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.HubnessProfile;
