@@ -1,5 +1,5 @@
 /**
- * memory-service: the ReasoningBank (design.md § Seed 004: ReasoningBank memory) on Hindsight's events: memories
+ * memory-service: the ReasoningBank (design.md § ReasoningBank memory) on Hindsight's events: memories
  * distilled from completed sessions, semantic search, confidence learned from feedback, served over REST and MCP.
  */
 package dev.hindsight.memory;

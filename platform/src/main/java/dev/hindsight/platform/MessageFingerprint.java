@@ -6,7 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * What makes two messages at the same index "the same message" (ADR 0005): role, content, tool name and tool input,
+ * What makes two messages at the same index "the same message" (ADR 0005, ADR 0019): role, content, tool name and tool input,
  * as one SHA-256. ingest-service sends it instead of the content when it asks whether a message conflicts with one
  * already recorded; query-service computes the same value from the recorded row in SQL ({@link #sql}), so both sides
  * always hash the same bytes: each field as its UTF-8 length (4 bytes, big-endian; -1 when absent) followed by its

@@ -47,7 +47,7 @@ import org.jboss.logging.Logger;
  * positions as short facts, trace steps) and records the work they imply: a summary per assistant message, and on
  * completion a session-summary job and, for debugging traces or sessions that ask for it, a judgement job. A message
  * summary that needs no model call (the extractive summarizer) is written to the outbox right here, in the
- * transaction that records the message; one that does becomes a job for the worker (ADR 0006). A polled batch is one
+ * transaction that records the message; one that does becomes a job for the worker (ADR 0006, ADR 0020). A polled batch is one
  * transaction; the worker and the outbox relay are woken after it commits.
  */
 @Singleton

@@ -26,7 +26,7 @@ import java.util.UUID;
 /**
  * Turns decision-set and behaviour-signal payloads into {@code hindsight.decisions.v1} and
  * {@code hindsight.signals.v1} events, keyed by message id. Records only: no score is computed here (ingest records
- * decision sets and signals and nothing more, design.md § Seed 002: decision audit and shadow evaluation).
+ * decision sets and signals and nothing more, design.md § Decision audit and shadow evaluation).
  */
 public final class AuditEventMapper {
 

@@ -15,7 +15,7 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 
 /**
- * "Unannotated endpoints are denied" (README "Guarantees"): an endpoint without a security annotation answers nobody,
+ * "Unannotated endpoints are denied" (docs/guarantees.md): an endpoint without a security annotation answers nobody,
  * not even a key with every scope. Called with a plain HTTP client, since the endpoint is in no published document.
  */
 @QuarkusTest

@@ -30,7 +30,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
- * A whole trace is one Kafka transaction (README "Guarantees"): when the broker takes the first events of a trace and
+ * A whole trace is one Kafka transaction (docs/guarantees.md): when the broker takes the first events of a trace and
  * refuses a later one, none of them becomes visible to a consumer of committed data. The broker is the test's own, so
  * that the topic's size limit can be lowered until the trace's last event no longer fits.
  */

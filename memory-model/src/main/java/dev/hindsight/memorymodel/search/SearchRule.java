@@ -53,14 +53,14 @@ public final class SearchRule {
 
     /**
      * How many of the query's nearest memories a search reads to measure each candidate's {@linkplain #hubness hubness}
-     * among (docs/adr/0015-memory-search-without-a-re-ranker.md): the candidates and, beyond them, their company.
+     * among (docs/adr/0017-memory-search-with-an-optional-hubness-penalty.md): the candidates and, beyond them, their company.
      */
     public static final String DEFAULT_HUBNESS_POOL = "100";
 
     /**
      * How much a candidate's {@linkplain #hubness hubness} lowers its relevance; 0, the default, orders by relevance
      * alone. Off, because the retrieval benchmark's gain from it (0.5) came from how its corpus is made, not from a
-     * better order (docs/adr/0015-memory-search-without-a-re-ranker.md).
+     * better order (docs/adr/0017-memory-search-with-an-optional-hubness-penalty.md).
      */
     public static final String DEFAULT_HUBNESS = "0";
 

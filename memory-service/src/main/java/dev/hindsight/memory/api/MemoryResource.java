@@ -45,7 +45,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * The ReasoningBank over REST (design.md § Seed 004: ReasoningBank memory). Projects belong to a tenant: the same
+ * The ReasoningBank over REST (design.md § ReasoningBank memory). Projects belong to a tenant: the same
  * project id under two tenants names two unrelated projects, and one tenant asking for another's project or memory gets
  * 404.
  */

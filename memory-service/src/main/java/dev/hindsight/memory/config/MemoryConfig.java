@@ -7,7 +7,7 @@ import java.time.Duration;
 
 /**
  * memory-service's settings ({@code hindsight.memory.*}); every key has a default that matches
- * design.md § Seed 004: ReasoningBank memory.
+ * design.md § ReasoningBank memory.
  */
 @ConfigMapping(prefix = "hindsight.memory")
 public interface MemoryConfig {
