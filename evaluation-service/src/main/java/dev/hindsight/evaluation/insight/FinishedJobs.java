@@ -25,7 +25,7 @@ public class FinishedJobs extends BackgroundWork {
     private static final int CHUNK = 10_000;
 
     private static final String PRUNE = """
-            DELETE FROM insight_job WHERE ctid IN (
+            DELETE FROM insight_job /* every tenant: finished jobs */ WHERE ctid IN (
                 SELECT ctid FROM insight_job WHERE state IN ('done', 'failed') AND finished_at < $1 LIMIT $2)""";
 
     private final Pool pool;

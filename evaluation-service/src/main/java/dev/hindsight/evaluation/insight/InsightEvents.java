@@ -94,7 +94,7 @@ public final class InsightEvents {
 
     /** One id per insight: tenant, session, kind and message. */
     static UUID eventId(InsightJob job) {
-        return UUID.nameUUIDFromBytes(("insight/" + job.tenant() + "/" + job.sessionId() + "/" + job.kind().wireName()
-                + "/" + job.messageIndex()).getBytes(StandardCharsets.UTF_8));
+        return UUID.nameUUIDFromBytes(("insight/" + job.tenant().value() + "/" + job.sessionId() + "/"
+                + job.kind().wireName() + "/" + job.messageIndex()).getBytes(StandardCharsets.UTF_8));
     }
 }

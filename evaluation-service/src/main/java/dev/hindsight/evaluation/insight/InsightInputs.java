@@ -45,7 +45,7 @@ public class InsightInputs {
 
     /** The message's content; fails when it is gone (cannot happen unless the state was deleted). */
     public Uni<String> message(InsightJob job) {
-        return pool.preparedQuery(MESSAGE).execute(Tuple.of(job.tenant(), job.sessionId(), job.messageIndex()))
+        return pool.preparedQuery(MESSAGE).execute(Tuple.of(job.tenant().value(), job.sessionId(), job.messageIndex()))
                 .map(rows -> {
                     if (rows.size() == 0) {
                         throw new IllegalStateException("message " + job.messageIndex() + " of session "
@@ -57,7 +57,7 @@ public class InsightInputs {
 
     /** Everything a session summary is written from. */
     public Uni<SessionDigest> digest(InsightJob job) {
-        Tuple key = Tuple.of(job.tenant(), job.sessionId());
+        Tuple key = Tuple.of(job.tenant().value(), job.sessionId());
         return pool.preparedQuery(SESSION).execute(key).chain(sessions -> {
             Row session = sessions.size() == 0 ? null : sessions.iterator().next();
             String kind = session == null ? null : session.getString("kind");
@@ -96,7 +96,7 @@ public class InsightInputs {
      * messages' thinking steps in order (reasoning as thoughts, tool calls as commands).
      */
     public Uni<Trace> trace(InsightJob job) {
-        Tuple key = Tuple.of(job.tenant(), job.sessionId());
+        Tuple key = Tuple.of(job.tenant().value(), job.sessionId());
         return pool.preparedQuery(SESSION).execute(key).chain(sessions -> {
             Row session = sessions.size() == 0 ? null : sessions.iterator().next();
             String task = session == null ? null : session.getString("task_description");

@@ -1,7 +1,9 @@
 package dev.hindsight.evaluation.insight;
 
+import dev.hindsight.platform.tenant.TenantId;
+
 /** A claimed unit of work: one summary or one judgement, with the attempt it is on (from 1). */
-public record InsightJob(String tenant, String sessionId, Kind kind, int messageIndex, int attempts) {
+public record InsightJob(TenantId tenant, String sessionId, Kind kind, int messageIndex, int attempts) {
 
     /** What the job produces. */
     public enum Kind {

@@ -4,6 +4,7 @@ import dev.hindsight.evaluation.config.EvaluationConfig;
 import dev.hindsight.evaluation.insight.llm.ChatCompletionsClient;
 import dev.hindsight.evaluation.insight.llm.LlmJudge;
 import dev.hindsight.evaluation.insight.llm.LlmSummarizer;
+import dev.hindsight.platform.tenant.TenantId;
 import jakarta.inject.Singleton;
 import java.util.HashMap;
 import java.util.Locale;
@@ -17,9 +18,9 @@ import java.util.Map;
 public class InsightModels {
 
     private final Summarizer defaultSummarizer;
-    private final Map<String, Summarizer> summarizerByTenant;
+    private final Map<TenantId, Summarizer> summarizerByTenant;
     private final Judge defaultJudge;
-    private final Map<String, Judge> judgeByTenant;
+    private final Map<TenantId, Judge> judgeByTenant;
 
     public InsightModels(EvaluationConfig config) {
         ChatCompletionsClient client = new ChatCompletionsClient(config.llm());
@@ -29,19 +30,19 @@ public class InsightModels {
         Summarizer model = new LlmSummarizer(client);
         this.defaultSummarizer = pick("summarizer", config.insights().summarizer(), "extractive", extractive, model);
         this.summarizerByTenant = new HashMap<>();
-        config.insights().summarizerByTenant().forEach((tenant, name) ->
-                summarizerByTenant.put(tenant, pick("summarizer", name, "extractive", extractive, model)));
+        config.insights().summarizerByTenant().forEach((key, name) ->
+                summarizerByTenant.put(TenantId.of(key), pick("summarizer", name, "extractive", extractive, model)));
         this.defaultJudge = pick("judge", config.insights().judge(), "rubric", rubric, llm);
         this.judgeByTenant = new HashMap<>();
-        config.insights().judgeByTenant().forEach((tenant, name) ->
-                judgeByTenant.put(tenant, pick("judge", name, "rubric", rubric, llm)));
+        config.insights().judgeByTenant().forEach((key, name) ->
+                judgeByTenant.put(TenantId.of(key), pick("judge", name, "rubric", rubric, llm)));
     }
 
-    public Summarizer summarizerFor(String tenant) {
+    public Summarizer summarizerFor(TenantId tenant) {
         return summarizerByTenant.getOrDefault(tenant, defaultSummarizer);
     }
 
-    public Judge judgeFor(String tenant) {
+    public Judge judgeFor(TenantId tenant) {
         return judgeByTenant.getOrDefault(tenant, defaultJudge);
     }
 

@@ -3,6 +3,7 @@ package dev.hindsight.evaluation.insight;
 import dev.hindsight.evaluation.config.EvaluationConfig;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.platform.work.BackgroundWork;
 import dev.hindsight.platform.work.GroupCommit;
 import io.micrometer.core.instrument.Metrics;
@@ -90,7 +91,7 @@ public class InsightWorker extends BackgroundWork {
         return pool.preparedQuery(CLAIM).execute(Tuple.of(free, (double) config.lease().toSeconds())).map(rows -> {
             List<InsightJob> jobs = new ArrayList<>(rows.size());
             for (Row row : rows) {
-                jobs.add(new InsightJob(row.getString("tenant_id"), row.getString("session_id"),
+                jobs.add(new InsightJob(TenantId.of(row.getString("tenant_id")), row.getString("session_id"),
                         InsightJob.Kind.of(row.getString("kind")), row.getInteger("message_index"),
                         row.getInteger("attempts")));
             }
@@ -130,7 +131,7 @@ public class InsightWorker extends BackgroundWork {
                     }
                     Duration delay = config.backoff().multipliedBy(1L << Math.min(job.attempts() - 1, 10));
                     LOG.infof("%s failed (attempt %d), retrying in %s: %s", job, job.attempts(), delay, reason);
-                    return pool.preparedQuery(RETRY).execute(Tuple.of(job.tenant(), job.sessionId(),
+                    return pool.preparedQuery(RETRY).execute(Tuple.of(job.tenant().value(), job.sessionId(),
                             job.kind().wireName(), job.messageIndex(), reason, delay.toMillis() / 1000.0))
                             .replaceWithVoid();
                 });
@@ -183,7 +184,7 @@ public class InsightWorker extends BackgroundWork {
         String[] errors = new String[n];
         for (int i = 0; i < n; i++) {
             Completion c = done.get(i);
-            tenants[i] = c.job().tenant();
+            tenants[i] = c.job().tenant().value();
             sessions[i] = c.job().sessionId();
             kinds[i] = c.job().kind().wireName();
             indexes[i] = c.job().messageIndex();

@@ -21,6 +21,7 @@ import dev.hindsight.platform.consumer.LedgeredProjection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.events.TraceActivity;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -108,7 +109,7 @@ public class JudgedSessions extends LedgeredProjection<ReasoningEvent> {
     }
 
     /** An assistant message recorded by this batch, whose summary is due. */
-    private record Assistant(String tenant, String session, int index, String content) {
+    private record Assistant(TenantId tenant, String session, int index, String content) {
     }
 
     @Incoming("reasoning")
@@ -128,26 +129,26 @@ public class JudgedSessions extends LedgeredProjection<ReasoningEvent> {
         List<Tuple> judgementJobs = new ArrayList<>();
         for (Consumed<ReasoningEvent> consumed : events) {
             ReasoningEvent event = consumed.envelope();
-            String tenant = event.getHeader().getTenantId();
+            TenantId tenant = TenantId.of(event.getHeader().getTenantId());
             String session = event.getSessionId();
             Object payload = event.getPayload();
             if (payload instanceof SessionStarted s) {
-                started.add(Tuple.of(tenant, session, s.getKind().name().toLowerCase(Locale.ROOT), title(s),
+                started.add(Tuple.of(tenant.value(), session, s.getKind().name().toLowerCase(Locale.ROOT), title(s),
                         s.getDebug() == null ? null : s.getDebug().getTaskDescription()));
             } else if (payload instanceof MessageRecorded m) {
                 messages.add(messageTuple(tenant, session, m));
                 assistants.add(m.getRole() == MessageRole.ASSISTANT
                         ? new Assistant(tenant, session, m.getMessageIndex(), m.getContent()) : null);
             } else if (payload instanceof PositionRecorded p) {
-                actions.add(Tuple.of(tenant, session, String.valueOf(p.getActionId()), describe(p),
+                actions.add(Tuple.of(tenant.value(), session, String.valueOf(p.getActionId()), describe(p),
                         at(event.getHeader().getOccurredAt())));
             } else if (payload instanceof ActivityRecorded a) {
                 steps.add(step(tenant, session, a, consumed.record().offset()));
             } else if (payload instanceof SessionCompleted c) {
-                completed.add(Tuple.of(tenant, session, at(c.getCompletedAt()),
+                completed.add(Tuple.of(tenant.value(), session, at(c.getCompletedAt()),
                         c.getOutcome().name().toLowerCase(Locale.ROOT), c.getFinalCodeDiff(), c.getSummaryHint()));
-                sessionJobs.add(Tuple.of(tenant, session));
-                judgementJobs.add(Tuple.of(tenant, session, c.getJudgeRequested()));
+                sessionJobs.add(Tuple.of(tenant.value(), session));
+                judgementJobs.add(Tuple.of(tenant.value(), session, c.getJudgeRequested()));
             } else {
                 throw new IllegalArgumentException("unknown reasoning payload " + payload.getClass().getName());
             }
@@ -192,14 +193,14 @@ public class JudgedSessions extends LedgeredProjection<ReasoningEvent> {
             if (summary.isPresent()) {
                 summaries.add(InsightEvents.messageSummarized(job, summary.get(), null, summarizer.id(), clock));
             } else {
-                jobs.add(Tuple.of(message.tenant(), message.session(), message.index()));
+                jobs.add(Tuple.of(message.tenant().value(), message.session(), message.index()));
             }
         }
         return outbox.add(tx, summaries).chain(() -> executeBatch(tx, MESSAGE_JOB, jobs));
     }
 
-    private static Tuple messageTuple(String tenant, String session, MessageRecorded m) {
-        return Tuple.from(java.util.Arrays.asList(tenant, session, m.getMessageIndex(),
+    private static Tuple messageTuple(TenantId tenant, String session, MessageRecorded m) {
+        return Tuple.from(java.util.Arrays.asList(tenant.value(), session, m.getMessageIndex(),
                 m.getRole().name().toLowerCase(Locale.ROOT), m.getContent(), at(m.getTimestamp()), steps(m)));
     }
 
@@ -250,14 +251,14 @@ public class JudgedSessions extends LedgeredProjection<ReasoningEvent> {
         return steps;
     }
 
-    private static Tuple step(String tenant, String session, ActivityRecorded a, long offset) {
+    private static Tuple step(TenantId tenant, String session, ActivityRecorded a, long offset) {
         TraceActivity activity = TraceActivity.of(a);
         String kind = switch (activity.type()) {
             case TraceActivity.THOUGHT_LOG -> "THOUGHT";
             case TraceActivity.FILE_EDIT -> "EDIT";
             default -> "COMMAND";
         };
-        return Tuple.from(java.util.Arrays.asList(tenant, session, a.getActivityId(), a.getSequence(),
+        return Tuple.from(java.util.Arrays.asList(tenant.value(), session, a.getActivityId(), a.getSequence(),
                 at(a.getTimestamp()), offset, kind, activity.thoughtText(), activity.filePath(), activity.contentDiff(),
                 activity.commandText(), activity.exitCode(), activity.stdout(), activity.stderr()));
     }

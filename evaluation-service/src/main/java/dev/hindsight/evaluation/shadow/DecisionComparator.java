@@ -45,7 +45,7 @@ public final class DecisionComparator {
             Double confidenceDelta = confidenceDelta(active.confidenceLevel(), shadow.confidenceLevel());
             Double reasoningSimilarity = reasoningSimilarity(active.reasoning(), shadow.reasoning());
             comparisons.add(new DecisionComparison(
-                    Ids.nameUuid(set.tenant(), set.decisionSetId(), shadow.version()),
+                    Ids.nameUuid(set.tenant().value(), set.decisionSetId(), shadow.version()),
                     set.decisionSetId(), set.messageId(), set.sessionId(), set.activeVersion(), shadow.version(),
                     decisionDiverged, actionDiverged, active.action(), shadow.action(),
                     confidenceDelta, reasoningSimilarity,

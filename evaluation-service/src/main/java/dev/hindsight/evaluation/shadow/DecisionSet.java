@@ -1,5 +1,6 @@
 package dev.hindsight.evaluation.shadow;
 
+import dev.hindsight.platform.tenant.TenantId;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.Set;
  * <p>Shadow versions are required and distinct because they key {@code shadow_scores}; two shadows with one version
  * would silently overwrite each other's score.
  */
-public record DecisionSet(String tenant, String decisionSetId, String messageId, String sessionId,
+public record DecisionSet(TenantId tenant, String decisionSetId, String messageId, String sessionId,
                           String activeVersion, Decision active, List<Decision> shadows, Instant decidedAt) {
 
     public DecisionSet {

@@ -55,7 +55,7 @@ public final class ShadowScoreCalculator {
             }
         }
         return new ShadowEvaluation(
-                Ids.nameUuid(set.tenant(), set.decisionSetId(), Integer.toString(revision)),
+                Ids.nameUuid(set.tenant().value(), set.decisionSetId(), Integer.toString(revision)),
                 set.decisionSetId(), set.messageId(), set.sessionId(), set.activeVersion(),
                 activeScore, shadowScores, new ArrayList<>(signalsUsed), weights.method(), revision, trigger,
                 evaluatedAt);

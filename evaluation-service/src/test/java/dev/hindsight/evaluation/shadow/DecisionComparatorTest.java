@@ -3,6 +3,7 @@ package dev.hindsight.evaluation.shadow;
 import static dev.hindsight.evaluation.shadow.Given.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hindsight.platform.tenant.TenantId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ class DecisionComparatorTest {
     };
 
     private static DecisionSet set(Decision active, Decision... shadows) {
-        return new DecisionSet("acme", "ds-abc123", "msg-456", "session-789", active.version(), active,
+        return new DecisionSet(TenantId.of("acme"), "ds-abc123", "msg-456", "session-789", active.version(), active,
                 List.of(shadows), T0);
     }
 

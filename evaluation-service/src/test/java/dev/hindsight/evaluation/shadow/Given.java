@@ -1,5 +1,6 @@
 package dev.hindsight.evaluation.shadow;
 
+import dev.hindsight.platform.tenant.TenantId;
 import java.time.Instant;
 import java.util.List;
 
@@ -21,7 +22,7 @@ final class Given {
      * communicate.
      */
     static DecisionSet seedDecisionSet() {
-        return new DecisionSet("acme", "ds-abc123", "msg-456", "session-789", "v1.0.0",
+        return new DecisionSet(TenantId.of("acme"), "ds-abc123", "msg-456", "session-789", "v1.0.0",
                 new Decision("v1.0.0", "LOCAL_KNOWLEDGE", "DIRECT_ANSWER", "high",
                         "Python versioning is well-established"),
                 List.of(new Decision("v2.0-alpha", "EXTERNAL_FACT_UNCERTAIN", "REQUIRE_COMM", "low",
@@ -32,7 +33,7 @@ final class Given {
     }
 
     static DecisionSet decisionSet(String activeAction, Decision... shadows) {
-        return new DecisionSet("acme", "ds-abc123", "msg-456", "session-789", "v1.0.0",
+        return new DecisionSet(TenantId.of("acme"), "ds-abc123", "msg-456", "session-789", "v1.0.0",
                 decision("v1.0.0", activeAction), List.of(shadows), T0);
     }
 

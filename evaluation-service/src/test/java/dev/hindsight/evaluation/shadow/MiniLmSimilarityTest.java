@@ -3,6 +3,7 @@ package dev.hindsight.evaluation.shadow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.testing.HindsightTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -53,7 +54,7 @@ class MiniLmSimilarityTest {
     void the_comparator_with_the_real_model_ranks_the_seeds_reasonings() {
         Decision active = new Decision("v1.0.0", "EXTERNAL_FACT_UNCERTAIN", "REQUIRE_COMM", "low",
                 "Time-sensitive query requires current data");
-        DecisionSet set = new DecisionSet("acme", "ds-abc123", "msg-456", "session-789", "v1.0.0", active,
+        DecisionSet set = new DecisionSet(TenantId.of("acme"), "ds-abc123", "msg-456", "session-789", "v1.0.0", active,
                 List.of(new Decision("v2.0-alpha", "EXTERNAL_FACT_UNCERTAIN", "REQUIRE_COMM", "low",
                                 "The question needs up-to-date information from an external source"),
                         new Decision("v2.0-beta", "LOCAL_KNOWLEDGE", "DIRECT_ANSWER", "high",

@@ -3,6 +3,7 @@ package dev.hindsight.evaluation.shadow;
 import static dev.hindsight.evaluation.shadow.Given.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hindsight.platform.tenant.TenantId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -92,7 +93,7 @@ class RealityAlignmentPropertiesTest {
         for (int s = 0; s < shadowCount; s++) {
             shadows.add(Given.decision("v2." + s, pick(random, ACTIONS)));
         }
-        return new DecisionSet("acme", "ds-" + random.nextInt(1000), "msg-1", "session-1", "v1",
+        return new DecisionSet(TenantId.of("acme"), "ds-" + random.nextInt(1000), "msg-1", "session-1", "v1",
                 Given.decision("v1", pick(random, ACTIONS)), shadows, T0);
     }
 

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
+import dev.hindsight.platform.tenant.TenantId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -176,8 +177,8 @@ class ShadowScoreCalculatorTest {
     @Test
     void evaluation_ids_differ_by_revision_and_tenant() {
         DecisionSet acme = seedDecisionSet();
-        DecisionSet other = new DecisionSet("globex", acme.decisionSetId(), acme.messageId(), acme.sessionId(),
-                acme.activeVersion(), acme.active(), acme.shadows(), acme.decidedAt());
+        DecisionSet other = new DecisionSet(TenantId.of("globex"), acme.decisionSetId(), acme.messageId(),
+                acme.sessionId(), acme.activeVersion(), acme.active(), acme.shadows(), acme.decidedAt());
 
         String acme1 = calculator.evaluate(acme, List.of(), 1, Trigger.WINDOW_CLOSED).evaluationId();
         String acme2 = calculator.evaluate(acme, List.of(), 2, Trigger.LATE_SIGNAL).evaluationId();

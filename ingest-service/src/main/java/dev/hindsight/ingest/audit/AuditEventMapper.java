@@ -78,7 +78,7 @@ public final class AuditEventMapper {
                 .setTimestamp(timestamp)
                 .build();
         UUID eventId = id(request.eventId(), caller, "decision-set/" + decisionSetId,
-                "decision-set", caller.tenant(), decisionSetId);
+                "decision-set", caller.tenant().value(), decisionSetId);
         var header = EventHeaders.create(eventId, caller.tenant(), caller.principal(), caller.client(), timestamp,
                 clock);
         DecisionEvent event = DecisionEvent.newBuilder().setHeader(header).setMessageId(request.messageId())
@@ -107,7 +107,7 @@ public final class AuditEventMapper {
                 .build();
         // Without a producer id, a signal is identified by everything it says, including when it happened.
         UUID eventId = id(request.eventId(), caller, "signal/" + request.messageId() + "/" + request.signalType(),
-                "signal", caller.tenant(), request.messageId(), request.signalType().toString(),
+                "signal", caller.tenant().value(), request.messageId(), request.signalType().toString(),
                 request.timestamp() == null ? UUID.randomUUID().toString() : timestamp.toString(),
                 Hashing.sha256Hex(String.valueOf(request.signalData())));
         var header = EventHeaders.create(eventId, caller.tenant(), caller.principal(), caller.client(), timestamp,

@@ -15,6 +15,7 @@ import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.NotEmpty;
@@ -80,8 +81,8 @@ public class KeyResource {
 
     /** A key as listed: never its secret nor its hash. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record KeyView(String keyId, String tenant, List<String> scopes, String name, Instant createdAt,
-            Instant expiresAt, Instant revokedAt, String replaces, boolean active) {
+    public record KeyView(String keyId, @Schema(implementation = String.class) TenantId tenant, List<String> scopes,
+            String name, Instant createdAt, Instant expiresAt, Instant revokedAt, String replaces, boolean active) {
 
         static KeyView of(KeyRing.Key key, Instant now) {
             return new KeyView(key.keyId(), key.tenant(), List.copyOf(new TreeSet<>(key.scopes())), key.name(),
@@ -91,8 +92,8 @@ public class KeyResource {
 
     /** A key just issued, with its secret: shown once. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record IssuedKey(String keyId, String apiKey, String tenant, List<String> scopes, String name,
-            Instant createdAt, Instant expiresAt, String replaces) {
+    public record IssuedKey(String keyId, String apiKey, @Schema(implementation = String.class) TenantId tenant,
+            List<String> scopes, String name, Instant createdAt, Instant expiresAt, String replaces) {
     }
 
     /** The keys of the caller's tenant. */

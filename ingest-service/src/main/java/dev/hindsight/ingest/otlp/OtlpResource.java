@@ -113,7 +113,8 @@ public class OtlpResource {
         List<Outgoing<SpanEvent>> outgoing = new ArrayList<>(result.kept().size());
         for (OtlpSpans.Kept kept : result.kept()) {
             // A span exported again (an exporter's retry) is the same event: its id names tenant, trace and span.
-            UUID eventId = EventIds.derived("otlp-span", caller.tenant(), kept.traceId(), kept.span().getSpanId());
+            UUID eventId = EventIds.derived("otlp-span", caller.tenant().value(), kept.traceId(),
+                    kept.span().getSpanId());
             Instant occurred = Instant.ofEpochSecond(0, kept.span().getStartTimeUnixNano());
             EventHeader header = EventHeaders.create(eventId, caller.tenant(), caller.principal(), caller.client(),
                     occurred, clock);

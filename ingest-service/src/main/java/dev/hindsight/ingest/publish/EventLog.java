@@ -12,6 +12,7 @@ import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.kafka.Receipt;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
@@ -164,7 +165,7 @@ public class EventLog {
             return Uni.createFrom().failure(unavailable());
         }
         // Read on the request's own thread, before the send completes elsewhere.
-        String caller = tenant.tenant();
+        TenantId caller = tenant.tenant();
         return Uni.createFrom().<List<Receipt>>deferred(send::get)
                 .invoke(receipts -> quotas.published(caller, count))
                 .ifNoItem().after(ackTimeout).fail()

@@ -2,6 +2,7 @@ package dev.hindsight.ingest.quota;
 
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
+import dev.hindsight.platform.tenant.TenantId;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -29,7 +30,7 @@ public class QuotaFilter {
         }
         return identities.getDeferredIdentity().map(identity -> {
             Object tenant = identity.isAnonymous() ? null : identity.getAttribute(TenantContext.TENANT_ATTRIBUTE);
-            if (!(tenant instanceof String name)) {
+            if (!(tenant instanceof TenantId name)) {
                 return null;
             }
             long wait = quotas.admit(name, request.getLength());

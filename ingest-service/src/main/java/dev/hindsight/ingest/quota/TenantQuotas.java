@@ -1,6 +1,7 @@
 package dev.hindsight.ingest.quota;
 
 import dev.hindsight.platform.limit.TokenBucket;
+import dev.hindsight.platform.tenant.TenantId;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
@@ -17,7 +18,7 @@ public class TenantQuotas {
 
     private final QuotaConfig config;
     private final MeterRegistry meters;
-    private final Map<String, Buckets> tenants = new ConcurrentHashMap<>();
+    private final Map<TenantId, Buckets> tenants = new ConcurrentHashMap<>();
 
     private record Buckets(TokenBucket events, TokenBucket bytes) {
     }
@@ -31,14 +32,14 @@ public class TenantQuotas {
      * Seconds (at least 1) the tenant must wait before sending a request of {@code bodyBytes} (-1 when unknown), or 0
      * when it may send it now; then its bytes are taken.
      */
-    public long admit(String tenant, long bodyBytes) {
+    public long admit(TenantId tenant, long bodyBytes) {
         if (!config.enabled()) {
             return 0;
         }
         Buckets buckets = buckets(tenant);
         double wait = Math.max(buckets.events().waitFor(0), bodyBytes > 0 ? buckets.bytes().waitFor(bodyBytes) : 0);
         if (wait > 0) {
-            meters.counter("hindsight_ingest_quota_refused", "tenant", tenant).increment();
+            meters.counter("hindsight_ingest_quota_refused", "tenant", tenant.value()).increment();
             return Math.max(1, (long) Math.ceil(wait));
         }
         if (bodyBytes > 0) {
@@ -48,15 +49,15 @@ public class TenantQuotas {
     }
 
     /** Takes the events of an admitted request that Kafka acknowledged. */
-    public void published(String tenant, int events) {
+    public void published(TenantId tenant, int events) {
         if (config.enabled() && events > 0) {
             buckets(tenant).events().take(events);
         }
     }
 
-    private Buckets buckets(String tenant) {
+    private Buckets buckets(TenantId tenant) {
         return tenants.computeIfAbsent(tenant, t -> {
-            QuotaConfig.Tenant own = config.tenant().get(t);
+            QuotaConfig.Tenant own = config.tenant().get(t.value());
             double events = own == null ? config.eventsPerSecond()
                     : own.eventsPerSecond().orElse(config.eventsPerSecond());
             double bytes = own == null || own.bytesPerSecond().isEmpty() ? config.bytesPerSecond().asLongValue()

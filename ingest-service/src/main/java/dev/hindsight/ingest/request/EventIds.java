@@ -1,6 +1,7 @@
 package dev.hindsight.ingest.request;
 
 import dev.hindsight.platform.Hashing;
+import dev.hindsight.platform.tenant.TenantId;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -43,8 +44,8 @@ public final class EventIds {
     }
 
     /** Event id from a producer's {@code Idempotency-Key} header, scoped to the tenant and to the item. */
-    public static UUID fromIdempotencyKey(String tenant, String key, String item) {
-        return name("idempotency-key", tenant, key, item);
+    public static UUID fromIdempotencyKey(TenantId tenant, String key, String item) {
+        return name("idempotency-key", tenant.value(), key, item);
     }
 
     /**

@@ -1,12 +1,13 @@
 package dev.hindsight.ingest.request;
 
 import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.tenant.TenantId;
 
 /**
  * Who sends a request: tenant and principal from the credential (never the body), the client software, and the
  * producer's Idempotency-Key if any.
  */
-public record Sender(String tenant, String principal, String client, String idempotencyKey) {
+public record Sender(TenantId tenant, String principal, String client, String idempotencyKey) {
 
     public static Sender of(TenantContext context, String client, String idempotencyKey) {
         return new Sender(context.tenant(), context.principal(), client, idempotencyKey);

@@ -16,6 +16,7 @@ import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.ingest.session.SessionEventMapper;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import jakarta.validation.Validation;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -43,7 +44,7 @@ class BatchItemsTest {
             .configure().messageInterpolator(new ParameterMessageInterpolator()).buildValidatorFactory().getValidator());
     private static final BatchItems ITEMS = new BatchItems(JSON, READER, new AuditEvents(READER, CLOCK),
             new SessionEventMapper(CLOCK));
-    private static final Sender SENDER = new Sender("tenant-a", "key-a", "agent/1.0", null);
+    private static final Sender SENDER = new Sender(TenantId.of("tenant-a"), "key-a", "agent/1.0", null);
 
     /** One valid item of every type, each written with its keys in the order producers usually write them. */
     private static final List<String> VALID = List.of(

@@ -2,6 +2,7 @@ package dev.hindsight.ingest.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hindsight.platform.tenant.TenantId;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.UUID;
@@ -86,10 +87,10 @@ class EventIdsTest {
 
     @Test
     void idempotencyKeysAreScopedByTenantAndItem() {
-        assertThat(EventIds.fromIdempotencyKey("a", "k", "x"))
-                .isEqualTo(EventIds.fromIdempotencyKey("a", "k", "x"))
-                .isNotEqualTo(EventIds.fromIdempotencyKey("b", "k", "x"))
-                .isNotEqualTo(EventIds.fromIdempotencyKey("a", "k", "y"));
+        assertThat(EventIds.fromIdempotencyKey(TenantId.of("a"), "k", "x"))
+                .isEqualTo(EventIds.fromIdempotencyKey(TenantId.of("a"), "k", "x"))
+                .isNotEqualTo(EventIds.fromIdempotencyKey(TenantId.of("b"), "k", "x"))
+                .isNotEqualTo(EventIds.fromIdempotencyKey(TenantId.of("a"), "k", "y"));
     }
 
     private static String randomText(Random random) {

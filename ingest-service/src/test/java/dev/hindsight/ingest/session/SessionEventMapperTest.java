@@ -14,6 +14,7 @@ import dev.hindsight.ingest.session.AppendMessagesRequest.ThinkingStep;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -27,7 +28,7 @@ class SessionEventMapperTest {
 
     private static final Instant NOW = Instant.parse("2025-10-02T12:00:00Z");
     private final SessionEventMapper mapper = new SessionEventMapper(Clock.fixed(NOW, ZoneOffset.UTC));
-    private final Sender caller = new Sender("acme", "ci", "sdk/1", null);
+    private final Sender caller = new Sender(TenantId.of("acme"), "ci", "sdk/1", null);
 
     @Test
     void tradingSessionIdIsDerivedFromTheModelDayAndIsStable() {
@@ -51,8 +52,8 @@ class SessionEventMapperTest {
 
         StartSessionRequest withoutId = new StartSessionRequest("s-1", null, StartSessionRequest.Kind.CHAT, null, null,
                 null, null, null);
-        var keyed = new Sender("acme", "ci", null, "retry-7");
-        var otherTenant = new Sender("globex", "ci", null, "retry-7");
+        var keyed = new Sender(TenantId.of("acme"), "ci", null, "retry-7");
+        var otherTenant = new Sender(TenantId.of("globex"), "ci", null, "retry-7");
         assertThat(mapper.sessionStarted(withoutId, keyed).eventId())
                 .isEqualTo(mapper.sessionStarted(withoutId, keyed).eventId())
                 .isNotEqualTo(mapper.sessionStarted(withoutId, otherTenant).eventId())

@@ -13,11 +13,11 @@ import java.util.function.Supplier;
  * store. A centre is the mean of thousands of vectors and moves slowly, so a search uses the one it has and, when it
  * is older than {@code maxAge}, reads it again in the background (one read per project at a time; a failed read keeps
  * the old centre). Only a project's first search waits for the read. The number of projects kept is bounded: past
- * {@code capacity}, the cache starts again empty.
+ * {@code capacity}, the cache starts again empty. Projects belong to an owner of type {@code O} (a service's tenant).
  */
-public final class ProjectCentres {
+public final class ProjectCentres<O> {
 
-    private record Key(String tenant, String project, String model) {
+    private record Key(Object owner, String project, String model) {
     }
 
     private record Known(SearchRule.Centre centre, long readAt) {
@@ -39,17 +39,17 @@ public final class ProjectCentres {
      * The centres a search uses: each read again once {@link SearchRule#CENTRE_MAX_AGE} old, at most
      * {@link SearchRule#CENTRES_KEPT} projects.
      */
-    public static ProjectCentres forSearch() {
-        return new ProjectCentres(SearchRule.CENTRE_MAX_AGE, SearchRule.CENTRES_KEPT, Clock.systemUTC());
+    public static <O> ProjectCentres<O> forSearch() {
+        return new ProjectCentres<>(SearchRule.CENTRE_MAX_AGE, SearchRule.CENTRES_KEPT, Clock.systemUTC());
     }
 
     /**
-     * The project's centre for {@code model}: the one known, or, the first time, the one {@code read} gives (null when
+     * The centre of {@code owner}'s project for {@code model}: the one known, or, the first time, the one {@code read} gives (null when
      * the project has no vector of that model yet, which is not kept, so the next search reads again).
      */
-    public Uni<SearchRule.Centre> centre(String tenant, String project, String model,
+    public Uni<SearchRule.Centre> centre(O owner, String project, String model,
             Supplier<Uni<SearchRule.Centre>> read) {
-        Key key = new Key(tenant, project, model);
+        Key key = new Key(owner, project, model);
         Known current = known.get(key);
         if (current == null) {
             return read.get().invoke(centre -> keep(key, centre));

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class ProjectCentresTest {
 
     private final MutableClock clock = new MutableClock();
-    private final ProjectCentres centres = new ProjectCentres(Duration.ofSeconds(60), 2, clock);
+    private final ProjectCentres<String> centres = new ProjectCentres<>(Duration.ofSeconds(60), 2, clock);
     private final AtomicInteger reads = new AtomicInteger();
 
     private Supplier<Uni<SearchRule.Centre>> reading(long count) {

@@ -1,7 +1,7 @@
 package dev.hindsight.memory.api;
 
-import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hindsight.memory.bank.Caller;
 import dev.hindsight.memory.bank.Found;
 import dev.hindsight.memory.bank.MemoryBank;
@@ -13,6 +13,7 @@ import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
@@ -118,7 +119,7 @@ public class MemoryResource {
             @QueryParam("limit") @DefaultValue("50") @Min(1) @Max(200) int limit,
             @QueryParam("cursor") String cursor) {
         Cursor after = Cursor.parse(cursor);
-        String owner = tenant.tenant();
+        TenantId owner = tenant.tenant();
         return bank.requireProject(owner, project)
                 .flatMap(exists -> store.page(owner, project, after == null ? null : after.createdAt(),
                         after == null ? null : after.id(), limit + 1))

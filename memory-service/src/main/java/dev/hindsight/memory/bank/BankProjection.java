@@ -18,6 +18,7 @@ import dev.hindsight.platform.consumer.Ledger;
 import dev.hindsight.platform.consumer.Projection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -183,7 +184,7 @@ public class BankProjection extends Projection<MemoryEvent> {
     }
 
     private Uni<Void> applyOne(SqlClient tx, MemoryEvent event) {
-        String tenant = event.getHeader().getTenantId();
+        TenantId tenant = TenantId.of(event.getHeader().getTenantId());
         String project = event.getProjectId();
         OffsetDateTime at = time(event.getHeader().getRecordedAt());
         UUID memory = event.getMemoryId() == null ? null : UUID.fromString(event.getMemoryId());
@@ -192,8 +193,8 @@ public class BankProjection extends Projection<MemoryEvent> {
             // Both statements go out at once on the transaction's connection (the client pipelines them).
             Uni<Void> vector = Stages.timed("apply", "vector", () -> vectors.put(tx, new VectorStore.Entry(tenant,
                     project, memory, recorded.getEmbedding().getModelId(), EmbeddingVectors.of(recorded.getEmbedding()))));
-            Uni<Void> row = tx.preparedQuery(INSERT_MEMORY).execute(Tuple.tuple(Arrays.asList(memory, tenant, project,
-                    recorded.getOrigin().name().toLowerCase(Locale.ROOT), recorded.getTitle(),
+            Uni<Void> row = tx.preparedQuery(INSERT_MEMORY).execute(Tuple.tuple(Arrays.asList(memory, tenant.value(),
+                    project, recorded.getOrigin().name().toLowerCase(Locale.ROOT), recorded.getTitle(),
                     (recorded.getDescription()), recorded.getContent(),
                     recorded.getOutcome().name().toLowerCase(Locale.ROOT),
                     recorded.getTags().toArray(String[]::new),
@@ -206,29 +207,30 @@ public class BankProjection extends Projection<MemoryEvent> {
                     : vectors.put(tx, new VectorStore.Entry(tenant, project, memory, merged.getEmbedding().getModelId(),
                                     EmbeddingVectors.of(merged.getEmbedding())))
                             .flatMap(v -> vectors.retainOnly(tx, tenant, memory, merged.getEmbedding().getModelId()));
-            return vector.flatMap(v -> tx.preparedQuery(MERGE).execute(Tuple.tuple(Arrays.asList(tenant, memory,
+            return vector.flatMap(v -> tx.preparedQuery(MERGE).execute(Tuple.tuple(Arrays.asList(tenant.value(), memory,
                     (merged.getDescription()), merged.getContent(), merged.getTags().toArray(String[]::new),
                     merged.getSourceSessionIds().toArray(String[]::new), at)))).replaceWithVoid();
         }
         if (payload instanceof MemoryEmbedded embedded) {
             // Kept only while the memory still says what was embedded (a merge in between made the vector stale).
             return tx.preparedQuery("SELECT " + VectorGenerations.TEXT_VERSION_SQL
-                            + " FROM memory WHERE tenant_id = $1 AND id = $2").execute(Tuple.of(tenant, memory))
+                            + " FROM memory WHERE tenant_id = $1 AND id = $2").execute(Tuple.of(tenant.value(), memory))
                     .flatMap(rows -> rows.size() == 1 && embedded.getTextMd5().equals(rows.iterator().next().getString(0))
                             ? vectors.put(tx, new VectorStore.Entry(tenant, project, memory,
                                     embedded.getEmbedding().getModelId(), EmbeddingVectors.of(embedded.getEmbedding())))
                             : Uni.createFrom().voidItem());
         }
         if (payload instanceof MemoryDeleted) {
-            return tx.preparedQuery("DELETE FROM memory WHERE tenant_id = $1 AND id = $2").execute(Tuple.of(tenant, memory))
+            return tx.preparedQuery("DELETE FROM memory WHERE tenant_id = $1 AND id = $2")
+                    .execute(Tuple.of(tenant.value(), memory))
                     .flatMap(done -> vectors.remove(tx, tenant, memory));
         }
         if (payload instanceof MemorySignalRecorded signal) {
             return signal(tx, event, signal, tenant, project, memory, at);
         }
         if (payload instanceof ProjectPurged) {
-            return tx.preparedQuery(PURGE).execute(Tuple.of(tenant, project, at))
-                    .flatMap(done -> tx.preparedQuery(PURGE_MEMORIES).execute(Tuple.of(tenant, project, at)))
+            return tx.preparedQuery(PURGE).execute(Tuple.of(tenant.value(), project, at))
+                    .flatMap(done -> tx.preparedQuery(PURGE_MEMORIES).execute(Tuple.of(tenant.value(), project, at)))
                     .flatMap(deleted -> {
                         List<UUID> ids = new ArrayList<>(deleted.size());
                         for (Row row : deleted) {
@@ -240,18 +242,18 @@ public class BankProjection extends Projection<MemoryEvent> {
         throw new IllegalArgumentException("Unknown memory event payload " + payload.getClass().getName());
     }
 
-    private Uni<Void> signal(SqlClient tx, MemoryEvent event, MemorySignalRecorded signal, String tenant,
+    private Uni<Void> signal(SqlClient tx, MemoryEvent event, MemorySignalRecorded signal, TenantId tenant,
             String project, UUID memory, OffsetDateTime at) {
         String kind = signal.getKind().name().toLowerCase(Locale.ROOT);
         boolean positive = signal.getPositive();
         return tx.preparedQuery(INSERT_SIGNAL).execute(Tuple.tuple(Arrays.asList(event.getHeader().getEventId(), memory,
-                        tenant, kind, positive, (signal.getSessionId()), signal.getSource(), at)))
+                        tenant.value(), kind, positive, (signal.getSessionId()), signal.getSource(), at)))
                 .flatMap(inserted -> {
                     if (inserted.size() == 0) {
                         return Uni.createFrom().voidItem();   // the memory is gone (deleted or purged)
                     }
                     long one = 1;
-                    Tuple counts = Tuple.tuple(Arrays.asList(tenant, memory,
+                    Tuple counts = Tuple.tuple(Arrays.asList(tenant.value(), memory,
                             kind.equals("explicit") && positive ? one : 0L, kind.equals("explicit") && !positive ? one : 0L,
                             kind.equals("usage") ? one : 0L,
                             kind.equals("outcome") && positive ? one : 0L, kind.equals("outcome") && !positive ? one : 0L,
@@ -259,7 +261,8 @@ public class BankProjection extends Projection<MemoryEvent> {
                     Uni<Void> counted = tx.preparedQuery(COUNT_SIGNAL).execute(counts).replaceWithVoid();
                     if (kind.equals("usage") && signal.getSessionId() != null) {
                         counted = counted.flatMap(v -> tx.preparedQuery(USE)
-                                .execute(Tuple.of(tenant, signal.getSessionId(), memory, at)).replaceWithVoid());
+                                .execute(Tuple.of(tenant.value(), signal.getSessionId(), memory, at))
+                                .replaceWithVoid());
                     }
                     if (signal.getWeightVotes() != null) {
                         counted = counted.flatMap(v -> learn(tx, tenant, project, signal.getWeightVotes(), at));
@@ -268,8 +271,9 @@ public class BankProjection extends Projection<MemoryEvent> {
                 });
     }
 
-    private static Uni<Void> learn(SqlClient tx, String tenant, String project, WeightVotes votes, OffsetDateTime at) {
-        List<Object> args = new ArrayList<>(List.of(tenant, project));
+    private static Uni<Void> learn(SqlClient tx, TenantId tenant, String project, WeightVotes votes,
+            OffsetDateTime at) {
+        List<Object> args = new ArrayList<>(List.of(tenant.value(), project));
         args.addAll(WeightLearning.priors());
         args.addAll(WeightLearning.increments(votes));
         args.add(at);

@@ -19,6 +19,7 @@ import dev.hindsight.memorymodel.search.Nearest;
 import dev.hindsight.memorymodel.search.SearchRule;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Singleton;
@@ -93,7 +94,7 @@ public class MemoryBank {
                 .flatMap(done -> Stages.timed("record", "read", () -> get(caller.tenant(), id)));
     }
 
-    public Uni<MemoryRow> get(String tenant, UUID id) {
+    public Uni<MemoryRow> get(TenantId tenant, UUID id) {
         return store.byId(tenant, id).map(found -> found.orElseThrow(() -> notFound(id)));
     }
 
@@ -114,7 +115,7 @@ public class MemoryBank {
     }
 
     /** {@link #search} without recording usage: for callers that hand on only some of the results. */
-    public Uni<List<Found>> find(String tenant, String project, String query, int limit) {
+    public Uni<List<Found>> find(TenantId tenant, String project, String query, int limit) {
         return find(tenant, project, query, limit, "query", true);
     }
 
@@ -122,7 +123,7 @@ public class MemoryBank {
      * {@link #find}, naming {@code field} as the one at fault when the model can read nothing in the text; without
      * {@code probation}, only confident memories (a context block goes into a prompt, design.md § Context injection).
      */
-    public Uni<List<Found>> find(String tenant, String project, String query, int limit, String field,
+    public Uni<List<Found>> find(TenantId tenant, String project, String query, int limit, String field,
             boolean probation) {
         int candidates = SearchRule.candidates(limit, config.search().candidatesPerResult(),
                 config.search().minCandidates());
@@ -138,7 +139,7 @@ public class MemoryBank {
     }
 
     /** The project's {@code k} nearest neighbours to {@code vector} (by relevance, unless configured otherwise). */
-    private Uni<Nearest> nearest(String tenant, String project, String model, float[] vector, int k) {
+    private Uni<Nearest> nearest(TenantId tenant, String project, String model, float[] vector, int k) {
         return vectors.centre(tenant, project, model).flatMap(centre -> Stages.timed("search", "nearest",
                         () -> vectors.nearest(tenant, project, model, config.search().relevance()
                                 ? SearchRule.relevanceQuery(vector, centre) : vector, k, centre))
@@ -157,7 +158,7 @@ public class MemoryBank {
      * {@code found} as it is, unless it is empty and the tenant has no memory in the project at all: then 404 (so
      * another tenant's project is a 404 too). Checked only for an empty answer: a memory found proves the project.
      */
-    public Uni<List<Found>> orNotFound(String tenant, String project, List<Found> found) {
+    public Uni<List<Found>> orNotFound(TenantId tenant, String project, List<Found> found) {
         return found.isEmpty() ? requireProject(tenant, project).replaceWith(found) : Uni.createFrom().item(found);
     }
 
@@ -221,7 +222,7 @@ public class MemoryBank {
     }
 
     /** Fails with 404 when the tenant has no memory in the project (so another tenant's project is a 404 too). */
-    public Uni<Boolean> requireProject(String tenant, String project) {
+    public Uni<Boolean> requireProject(TenantId tenant, String project) {
         return store.projectExists(tenant, project).invoke(exists -> {
             if (!exists) {
                 throw ProblemException.notFound("No memories in project " + project + " for this tenant");

@@ -8,6 +8,7 @@ import dev.hindsight.events.memory.MemorySignalRecorded;
 import dev.hindsight.events.memory.WeightVotes;
 import dev.hindsight.memorymodel.events.EmbeddingVectors;
 import dev.hindsight.platform.kafka.EventHeaders;
+import dev.hindsight.platform.tenant.TenantId;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.UUID;
@@ -26,7 +27,7 @@ public final class MemoryEvents {
         return UUID.nameUUIDFromBytes(String.join("\u001f", parts).getBytes(StandardCharsets.UTF_8));
     }
 
-    public static EventHeader header(UUID eventId, String tenant, String principal, String client, Clock clock) {
+    public static EventHeader header(UUID eventId, TenantId tenant, String principal, String client, Clock clock) {
         return EventHeaders.create(eventId, tenant, principal, client, null, clock);
     }
 

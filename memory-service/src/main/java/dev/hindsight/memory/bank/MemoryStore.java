@@ -4,6 +4,7 @@ import dev.hindsight.memorymodel.confidence.Beta;
 import dev.hindsight.memorymodel.confidence.MemoryOrigin;
 import dev.hindsight.memorymodel.confidence.ProjectWeights;
 import dev.hindsight.memorymodel.confidence.SignalCounts;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -40,22 +41,23 @@ public class MemoryStore {
         this.pool = pool;
     }
 
-    public Uni<Optional<MemoryRow>> byId(String tenant, UUID id) {
+    public Uni<Optional<MemoryRow>> byId(TenantId tenant, UUID id) {
         return byId(pool, tenant, id);
     }
 
-    public Uni<Optional<MemoryRow>> byId(SqlClient client, String tenant, UUID id) {
-        return client.preparedQuery(COLUMNS + "WHERE m.tenant_id = $1 AND m.id = $2").execute(Tuple.of(tenant, id))
+    public Uni<Optional<MemoryRow>> byId(SqlClient client, TenantId tenant, UUID id) {
+        return client.preparedQuery(COLUMNS + "WHERE m.tenant_id = $1 AND m.id = $2")
+                .execute(Tuple.of(tenant.value(), id))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(row(rows.iterator().next())));
     }
 
     /** The tenant's memories among {@code ids}, keyed by id (ids of deleted or foreign memories are absent). */
-    public Uni<Map<UUID, MemoryRow>> byIds(String tenant, List<UUID> ids) {
+    public Uni<Map<UUID, MemoryRow>> byIds(TenantId tenant, List<UUID> ids) {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
         return pool.preparedQuery(COLUMNS + "WHERE m.tenant_id = $1 AND m.id = ANY($2)")
-                .execute(Tuple.of(tenant, ids.toArray(UUID[]::new))).map(rows -> {
+                .execute(Tuple.of(tenant.value(), ids.toArray(UUID[]::new))).map(rows -> {
                     Map<UUID, MemoryRow> found = new HashMap<>();
                     for (Row row : rows) {
                         MemoryRow memory = row(row);
@@ -79,15 +81,15 @@ public class MemoryStore {
 
     /** How many memories there are, across tenants (which model's vectors cover them, design.md § Re-embedding). */
     public Uni<Long> count() {
-        return pool.query("SELECT count(*) FROM memory").execute().map(rows -> rows.iterator().next().getLong(0));
+        return pool.query("SELECT count(*) FROM memory /* every tenant */").execute().map(rows -> rows.iterator().next().getLong(0));
     }
 
     /** A page of the project's memories, newest first, after the cursor (created_at, id) when given. */
-    public Uni<List<MemoryRow>> page(String tenant, String project, Instant beforeCreated, UUID beforeId, int limit) {
+    public Uni<List<MemoryRow>> page(TenantId tenant, String project, Instant beforeCreated, UUID beforeId, int limit) {
         String sql = COLUMNS + "WHERE m.tenant_id = $1 AND m.project_id = $2"
                 + (beforeCreated == null ? "" : " AND (m.created_at, m.id) < ($4, $5)")
                 + " ORDER BY m.created_at DESC, m.id DESC LIMIT $3";
-        Tuple args = Tuple.of(tenant, project, limit);
+        Tuple args = Tuple.of(tenant.value(), project, limit);
         if (beforeCreated != null) {
             args.addOffsetDateTime(OffsetDateTime.ofInstant(beforeCreated, java.time.ZoneOffset.UTC)).addUUID(beforeId);
         }
@@ -95,16 +97,16 @@ public class MemoryStore {
     }
 
     /** Whether the tenant has any memory in the project: an unknown project (or another tenant's) is a 404. */
-    public Uni<Boolean> projectExists(String tenant, String project) {
+    public Uni<Boolean> projectExists(TenantId tenant, String project) {
         return pool.preparedQuery("SELECT EXISTS (SELECT 1 FROM memory WHERE tenant_id = $1 AND project_id = $2)")
-                .execute(Tuple.of(tenant, project)).map(rows -> rows.iterator().next().getBoolean(0));
+                .execute(Tuple.of(tenant.value(), project)).map(rows -> rows.iterator().next().getBoolean(0));
     }
 
-    public Uni<ProjectWeights> weights(String tenant, String project) {
+    public Uni<ProjectWeights> weights(TenantId tenant, String project) {
         return pool.preparedQuery("""
                 SELECT explicit_alpha, explicit_beta, usage_alpha, usage_beta, outcome_alpha, outcome_beta
                 FROM project_weights WHERE tenant_id = $1 AND project_id = $2""")
-                .execute(Tuple.of(tenant, project))
+                .execute(Tuple.of(tenant.value(), project))
                 .map(rows -> rows.size() == 0 ? ProjectWeights.PRIORS : weights(rows.iterator().next(), 0));
     }
 
@@ -121,7 +123,7 @@ public class MemoryStore {
                 row.getLong("usage_count"), row.getLong("outcome_positive"), row.getLong("outcome_negative"));
         ProjectWeights weights = row.getValue("explicit_alpha") == null ? ProjectWeights.PRIORS
                 : weights(row, row.getColumnIndex("explicit_alpha"));
-        return new MemoryRow(row.getUUID("id"), row.getString("tenant_id"), row.getString("project_id"),
+        return new MemoryRow(row.getUUID("id"), TenantId.of(row.getString("tenant_id")), row.getString("project_id"),
                 MemoryOrigin.valueOf(row.getString("origin").toUpperCase(java.util.Locale.ROOT)), row.getString("title"),
                 row.getString("description"), row.getString("content"), row.getString("outcome"),
                 Arrays.asList(row.getArrayOfStrings("tags")), Arrays.asList(row.getArrayOfStrings("source_session_ids")),

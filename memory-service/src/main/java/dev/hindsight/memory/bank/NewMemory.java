@@ -1,6 +1,7 @@
 package dev.hindsight.memory.bank;
 
 import dev.hindsight.platform.Hashing;
+import dev.hindsight.platform.tenant.TenantId;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,14 +18,14 @@ public record NewMemory(String title, String description, String content, String
      * recording the same lesson again is the same memory; the tenant is part of it, so two tenants' identical texts
      * stay two memories. A name-based UUID (version 5 layout) over SHA-256.
      */
-    public UUID identity(String tenant, String project) {
+    public UUID identity(TenantId tenant, String project) {
         MessageDigest sha;
         try {
             sha = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JVM", e);
         }
-        for (String part : new String[] {"explicit-memory/1", tenant, project, title,
+        for (String part : new String[] {"explicit-memory/1", tenant.value(), project, title,
                 description == null ? "" : description, content, outcome}) {
             byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
             // Length-prefixed, so that no two different field lists hash the same bytes.

@@ -1,14 +1,18 @@
 package dev.hindsight.memory.distill;
 
-import dev.hindsight.memory.distill.CompletedSession.Activity;
-import dev.hindsight.memory.distill.CompletedSession.Dimension;
-import dev.hindsight.memory.distill.CompletedSession.Judgement;
-import dev.hindsight.memory.distill.CompletedSession.Outcome;
-import dev.hindsight.memory.distill.CompletedSession.Step;
-import dev.hindsight.memory.distill.CompletedSession.Turn;
-import dev.hindsight.memory.distill.SessionEvidence.Action;
-import dev.hindsight.memory.distill.SessionEvidence.ActionType;
-import dev.hindsight.memory.distill.SessionEvidence.Repetition;
+import dev.hindsight.memory.evidence.CompletedSession.Activity;
+import dev.hindsight.memory.evidence.CompletedSession.Dimension;
+import dev.hindsight.memory.evidence.CompletedSession.Judgement;
+import dev.hindsight.memory.evidence.CompletedSession.Outcome;
+import dev.hindsight.memory.evidence.CompletedSession.Step;
+import dev.hindsight.memory.evidence.CompletedSession.Turn;
+import dev.hindsight.memory.evidence.CompletedSession;
+import dev.hindsight.memory.evidence.SessionEvidence.Action;
+import dev.hindsight.memory.evidence.SessionEvidence.ActionType;
+import dev.hindsight.memory.evidence.SessionEvidence.Repetition;
+import dev.hindsight.memory.evidence.SessionEvidence;
+import dev.hindsight.memory.evidence.Tags;
+import dev.hindsight.memory.evidence.Texts;
 import dev.hindsight.memorymodel.scrub.SecretScrubber;
 import java.util.ArrayList;
 import java.util.Comparator;

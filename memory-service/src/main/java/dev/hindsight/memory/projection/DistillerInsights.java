@@ -12,6 +12,7 @@ import dev.hindsight.platform.consumer.DeadLetters;
 import dev.hindsight.platform.consumer.LedgeredProjection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -70,18 +71,18 @@ public class DistillerInsights extends LedgeredProjection<InsightEvent> {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         for (Consumed<InsightEvent> consumed : events) {
             InsightEvent event = consumed.envelope();
-            String tenant = event.getHeader().getTenantId();
+            TenantId tenant = TenantId.of(event.getHeader().getTenantId());
             String session = event.getSessionId();
             Object payload = event.getPayload();
             if (payload instanceof SessionSummarized s) {
-                summaries.add(Tuple.from(Arrays.asList(tenant, session,
+                summaries.add(Tuple.from(Arrays.asList(tenant.value(), session,
                         s.getStatus() == InsightStatus.COMPLETED ? s.getSummary() : null)));
             } else if (payload instanceof TraceJudged j) {
                 boolean judged = j.getStatus() == InsightStatus.COMPLETED && j.getOverallScore() != null;
-                verdicts.add(Tuple.from(Arrays.asList(tenant, session, judged ? j.getOverallScore() : null,
+                verdicts.add(Tuple.from(Arrays.asList(tenant.value(), session, judged ? j.getOverallScore() : null,
                         judged ? rubric(j) : null)));
                 if (judged) {
-                    jobs.add(Tuple.of(tenant, session, now.plus(config.distill().outcomeDelay())));
+                    jobs.add(Tuple.of(tenant.value(), session, now.plus(config.distill().outcomeDelay())));
                 }
             } else if (!(payload instanceof MessageSummarized)) {
                 throw new IllegalArgumentException("unknown insight payload " + payload.getClass().getName());

@@ -15,6 +15,7 @@ import dev.hindsight.platform.consumer.LedgeredProjection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.events.TraceActivity;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -90,23 +91,24 @@ public class DistillerSessions extends LedgeredProjection<ReasoningEvent> {
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         for (Consumed<ReasoningEvent> consumed : events) {
             ReasoningEvent event = consumed.envelope();
-            String tenant = event.getHeader().getTenantId();
+            TenantId tenant = TenantId.of(event.getHeader().getTenantId());
             String session = event.getSessionId();
             Object payload = event.getPayload();
             if (payload instanceof SessionStarted s) {
-                started.add(Tuple.from(Arrays.asList(tenant, session, project(s),
+                started.add(Tuple.from(Arrays.asList(tenant.value(), session, project(s),
                         s.getKind().name().toLowerCase(Locale.ROOT), model(s), task(s), at(s.getStartedAt()))));
             } else if (payload instanceof MessageRecorded m) {
-                turns.add(Tuple.from(Arrays.asList(tenant, session, m.getMessageIndex(),
+                turns.add(Tuple.from(Arrays.asList(tenant.value(), session, m.getMessageIndex(),
                         m.getRole().name().toLowerCase(Locale.ROOT), m.getContent(), steps(m))));
             } else if (payload instanceof ActivityRecorded a) {
                 activities.add(activity(tenant, session, event, a));
             } else if (payload instanceof SessionCompleted c) {
-                completed.add(Tuple.from(Arrays.asList(tenant, session, at(c.getCompletedAt()),
+                completed.add(Tuple.from(Arrays.asList(tenant.value(), session, at(c.getCompletedAt()),
                         c.getOutcome().name().toLowerCase(Locale.ROOT), c.getFinalCodeDiff(), c.getJudgeRequested())));
-                jobs.add(Tuple.of(tenant, session, "distill", now.plus(config.distill().grace())));
+                jobs.add(Tuple.of(tenant.value(), session, "distill", now.plus(config.distill().grace())));
                 if (c.getOutcome() != SessionOutcome.UNKNOWN) {
-                    jobs.add(Tuple.of(tenant, session, "session_outcome", now.plus(config.distill().outcomeDelay())));
+                    jobs.add(Tuple.of(tenant.value(), session, "session_outcome",
+                            now.plus(config.distill().outcomeDelay())));
                 }
             } else if (!(payload instanceof PositionRecorded)) {
                 throw new IllegalArgumentException("unknown reasoning payload " + payload.getClass().getName());
@@ -167,7 +169,7 @@ public class DistillerSessions extends LedgeredProjection<ReasoningEvent> {
         return steps;
     }
 
-    private static Tuple activity(String tenant, String session, ReasoningEvent event, ActivityRecorded a) {
+    private static Tuple activity(TenantId tenant, String session, ReasoningEvent event, ActivityRecorded a) {
         TraceActivity activity = TraceActivity.of(a);
         String content;
         String output = null;
@@ -184,7 +186,7 @@ public class DistillerSessions extends LedgeredProjection<ReasoningEvent> {
                 output = (stdout.isBlank() || stderr.isBlank() ? stdout + stderr : stdout + "\n" + stderr).strip();
             }
         }
-        return Tuple.from(Arrays.asList(tenant, session, event.getHeader().getEventId(), at(a.getTimestamp()),
+        return Tuple.from(Arrays.asList(tenant.value(), session, event.getHeader().getEventId(), at(a.getTimestamp()),
                 activity.type(), content, activity.exitCode(), output));
     }
 

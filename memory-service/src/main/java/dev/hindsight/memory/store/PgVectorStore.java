@@ -4,6 +4,7 @@ import dev.hindsight.memorymodel.search.Neighbour;
 import dev.hindsight.memorymodel.search.ProjectCentres;
 import dev.hindsight.memorymodel.search.SearchRule;
 import dev.hindsight.memorymodel.search.VectorSearch;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -40,7 +41,7 @@ public class PgVectorStore implements VectorStore {
     private static final String CENTRE = VectorSearch.centre("memory_vector");
 
     private final Pool pool;
-    private final ProjectCentres centres = ProjectCentres.forSearch();
+    private final ProjectCentres<TenantId> centres = ProjectCentres.forSearch();
 
     public PgVectorStore(Pool pool) {
         this.pool = pool;
@@ -48,25 +49,25 @@ public class PgVectorStore implements VectorStore {
 
     @Override
     public Uni<Void> put(SqlClient tx, Entry entry) {
-        return tx.preparedQuery(PUT).execute(Tuple.of(entry.memoryId(), entry.tenant(), entry.project(),
+        return tx.preparedQuery(PUT).execute(Tuple.of(entry.memoryId(), entry.tenant().value(), entry.project(),
                 entry.modelId(), SearchRule.vectorLiteral(entry.vector()))).replaceWithVoid();
     }
 
     @Override
-    public Uni<Void> remove(SqlClient tx, String tenant, UUID memoryId) {
+    public Uni<Void> remove(SqlClient tx, TenantId tenant, UUID memoryId) {
         return tx.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = $2")
-                .execute(Tuple.of(tenant, memoryId)).replaceWithVoid();
+                .execute(Tuple.of(tenant.value(), memoryId)).replaceWithVoid();
     }
 
     @Override
-    public Uni<Void> retainOnly(SqlClient tx, String tenant, UUID memoryId, String modelId) {
+    public Uni<Void> retainOnly(SqlClient tx, TenantId tenant, UUID memoryId, String modelId) {
         return tx.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = $2 AND model_id <> $3")
-                .execute(Tuple.of(tenant, memoryId, modelId)).replaceWithVoid();
+                .execute(Tuple.of(tenant.value(), memoryId, modelId)).replaceWithVoid();
     }
 
     @Override
     public Uni<Map<String, Long>> countByModel() {
-        return pool.query("SELECT model_id, count(*) FROM memory_vector GROUP BY model_id").execute().map(rows -> {
+        return pool.query("SELECT model_id, count(*) FROM memory_vector /* every tenant: the models' coverage */ GROUP BY model_id").execute().map(rows -> {
             Map<String, Long> counts = new HashMap<>();
             for (Row row : rows) {
                 counts.put(row.getString(0), row.getLong(1));
@@ -78,7 +79,7 @@ public class PgVectorStore implements VectorStore {
     @Override
     public Uni<List<UUID>> lacking(String modelId, UUID after, int limit) {
         return pool.preparedQuery("""
-                SELECT m.id FROM memory m
+                SELECT m.id FROM memory m /* every tenant: re-embedding */
                 WHERE ($2::uuid IS NULL OR m.id > $2)
                   AND NOT EXISTS (SELECT 1 FROM memory_vector v WHERE v.memory_id = m.id AND v.model_id = $1)
                 ORDER BY m.id LIMIT $3""").execute(Tuple.of(modelId, after, limit)).map(rows -> {
@@ -93,43 +94,43 @@ public class PgVectorStore implements VectorStore {
     @Override
     public Uni<Integer> retireOthers(String keep, int limit) {
         return pool.preparedQuery("""
-                DELETE FROM memory_vector WHERE (memory_id, model_id) IN (
+                DELETE FROM memory_vector /* every tenant: retiring a model */ WHERE (memory_id, model_id) IN (
                     SELECT memory_id, model_id FROM memory_vector WHERE model_id <> $1 LIMIT $2)""")
                 .execute(Tuple.of(keep, limit)).map(done -> done.rowCount());
     }
 
     @Override
-    public Uni<Void> removeAll(SqlClient tx, String tenant, List<UUID> memoryIds) {
+    public Uni<Void> removeAll(SqlClient tx, TenantId tenant, List<UUID> memoryIds) {
         if (memoryIds.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
         return tx.preparedQuery("DELETE FROM memory_vector WHERE tenant_id = $1 AND memory_id = ANY($2)")
-                .execute(Tuple.of(tenant, memoryIds.toArray(UUID[]::new))).replaceWithVoid();
+                .execute(Tuple.of(tenant.value(), memoryIds.toArray(UUID[]::new))).replaceWithVoid();
     }
 
     @Override
-    public Uni<SearchRule.Centre> centre(String tenant, String project, String modelId) {
+    public Uni<SearchRule.Centre> centre(TenantId tenant, String project, String modelId) {
         return centres.centre(tenant, project, modelId, () -> pool.preparedQuery(CENTRE)
-                .execute(Tuple.of(tenant, project, modelId, SearchRule.CENTRE_AVERAGES_AT_MOST))
+                .execute(Tuple.of(tenant.value(), project, modelId, SearchRule.CENTRE_AVERAGES_AT_MOST))
                 .map(rows -> SearchRule.centreOf(rows.iterator().next().getArrayOfFloats(0),
                         rows.iterator().next().getLong(1))));
     }
 
     @Override
-    public Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k) {
+    public Uni<List<Neighbour>> nearest(TenantId tenant, String project, String modelId, float[] query, int k) {
         return centre(tenant, project, modelId).flatMap(centre -> nearest(tenant, project, modelId, query, k, centre));
     }
 
     @Override
-    public Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k,
+    public Uni<List<Neighbour>> nearest(TenantId tenant, String project, String modelId, float[] query, int k,
             SearchRule.Centre centre) {
         return VectorSearch.nearest(centre, k, exact -> nearest(tenant, project, modelId, query, k, exact), List::size);
     }
 
-    private Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k,
+    private Uni<List<Neighbour>> nearest(TenantId tenant, String project, String modelId, float[] query, int k,
             boolean exact) {
         return pool.preparedQuery(exact ? NEAREST_EXACT : NEAREST)
-                .execute(Tuple.of(tenant, project, modelId, SearchRule.vectorLiteral(query), k)).map(rows -> {
+                .execute(Tuple.of(tenant.value(), project, modelId, SearchRule.vectorLiteral(query), k)).map(rows -> {
             List<Neighbour> found = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 found.add(new Neighbour(row.getUUID(0), row.getDouble(1), SearchRule.vectorOf(row.getArrayOfFloats(2))));
@@ -140,8 +141,8 @@ public class PgVectorStore implements VectorStore {
     }
 
     @Override
-    public Uni<Long> count(String tenant, String project) {
+    public Uni<Long> count(TenantId tenant, String project) {
         return pool.preparedQuery("SELECT count(*) FROM memory_vector WHERE tenant_id = $1 AND project_id = $2")
-                .execute(Tuple.of(tenant, project)).map(rows -> rows.iterator().next().getLong(0));
+                .execute(Tuple.of(tenant.value(), project)).map(rows -> rows.iterator().next().getLong(0));
     }
 }

@@ -2,6 +2,7 @@ package dev.hindsight.memory.store;
 
 import dev.hindsight.memorymodel.search.Neighbour;
 import dev.hindsight.memorymodel.search.SearchRule;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import java.util.List;
@@ -16,7 +17,7 @@ import java.util.UUID;
  */
 public interface VectorStore {
 
-    record Entry(String tenant, String project, UUID memoryId, String modelId, float[] vector) {
+    record Entry(TenantId tenant, String project, UUID memoryId, String modelId, float[] vector) {
     }
 
     /**
@@ -27,33 +28,33 @@ public interface VectorStore {
      */
     Uni<Void> put(SqlClient tx, Entry entry);
 
-    Uni<Void> remove(SqlClient tx, String tenant, UUID memoryId);
+    Uni<Void> remove(SqlClient tx, TenantId tenant, UUID memoryId);
 
     /**
      * Removes the memory's vectors of models other than {@code modelId}: its text changed (a merge), so they no longer
      * describe it; the next build embeds it again with the configured model.
      */
-    Uni<Void> retainOnly(SqlClient tx, String tenant, UUID memoryId, String modelId);
+    Uni<Void> retainOnly(SqlClient tx, TenantId tenant, UUID memoryId, String modelId);
 
     /** Removes the project's vectors of memories in {@code memoryIds} (a purge passes the ones it deleted). */
-    Uni<Void> removeAll(SqlClient tx, String tenant, List<UUID> memoryIds);
+    Uni<Void> removeAll(SqlClient tx, TenantId tenant, List<UUID> memoryIds);
 
     /**
      * The mean of the project's vectors of {@code modelId} and how many there are ({@link SearchRule#relevanceQuery});
      * null when it has none. As this replica last read it: at most {@link SearchRule#CENTRE_MAX_AGE} old but for a
      * read in the background.
      */
-    Uni<SearchRule.Centre> centre(String tenant, String project, String modelId);
+    Uni<SearchRule.Centre> centre(TenantId tenant, String project, String modelId);
 
     /**
      * The {@code k} nearest vectors of the tenant's project made by {@code modelId}, most similar first: exactly for a
      * project of at most {@link SearchRule#EXACT_SEARCH_UP_TO} vectors, by the HNSW index for a larger one, and exactly
      * again when the index {@linkplain SearchRule#cameBackShort came back short}.
      */
-    Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k);
+    Uni<List<Neighbour>> nearest(TenantId tenant, String project, String modelId, float[] query, int k);
 
     /** {@link #nearest}, for a caller that has already read the project's {@link #centre}. */
-    Uni<List<Neighbour>> nearest(String tenant, String project, String modelId, float[] query, int k,
+    Uni<List<Neighbour>> nearest(TenantId tenant, String project, String modelId, float[] query, int k,
             SearchRule.Centre centre);
 
     /** How many vectors each model has, across tenants: which model covers the memories (design.md § Re-embedding). */
@@ -69,5 +70,5 @@ public interface VectorStore {
     Uni<Integer> retireOthers(String keep, int limit);
 
     /** How many vectors the store holds for the project (operators and tests). */
-    Uni<Long> count(String tenant, String project);
+    Uni<Long> count(TenantId tenant, String project);
 }

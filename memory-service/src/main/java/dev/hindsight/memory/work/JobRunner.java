@@ -13,11 +13,11 @@ import dev.hindsight.memory.bank.MemoryRow;
 import dev.hindsight.memory.bank.MemoryStore;
 import dev.hindsight.memory.bank.VectorKeeper;
 import dev.hindsight.memory.config.MemoryConfig;
-import dev.hindsight.memory.distill.CompletedSession;
 import dev.hindsight.memory.distill.Distiller;
 import dev.hindsight.memory.distill.ExistingMemory;
 import dev.hindsight.memory.distill.MemoryDraft;
 import dev.hindsight.memory.distill.MemoryMerge;
+import dev.hindsight.memory.evidence.CompletedSession;
 import dev.hindsight.memory.store.VectorStore;
 import dev.hindsight.memorymodel.embedding.Embeddings;
 import dev.hindsight.memorymodel.search.Neighbour;
@@ -103,7 +103,7 @@ public class JobRunner {
     private Uni<List<MemoryEvent>> eventFor(MemoryWorker.Job job, CompletedSession session, MemoryDraft draft,
             int index) {
         String project = session.projectId();
-        UUID eventId = MemoryEvents.derivedId(job.tenant(), job.session(), "distill", Integer.toString(index));
+        UUID eventId = MemoryEvents.derivedId(job.tenant().value(), job.session(), "distill", Integer.toString(index));
         String model = generations.searchModel();
         return Uni.createFrom().deferred(() -> embeddings.embed(model,
                         SearchRule.embeddingText(draft.title(), draft.description(), draft.content())))
@@ -125,7 +125,7 @@ public class JobRunner {
 
     private MemoryEvent recorded(MemoryWorker.Job job, UUID eventId, String project, MemoryDraft draft,
             Embedding embedding, int index) {
-        UUID memoryId = MemoryEvents.derivedId(job.tenant(), job.session(), "memory", Integer.toString(index));
+        UUID memoryId = MemoryEvents.derivedId(job.tenant().value(), job.session(), "memory", Integer.toString(index));
         MemoryRecorded recorded = MemoryRecorded.newBuilder().setOrigin(MemoryOrigin.DISTILLED)
                 .setTitle(draft.title()).setDescription(draft.description()).setContent(draft.content())
                 .setOutcome(MemoryOutcome.valueOf(draft.outcome().toUpperCase(Locale.ROOT)))
@@ -160,7 +160,7 @@ public class JobRunner {
 
     private Uni<Void> sessionOutcome(MemoryWorker.Job job) {
         return pool.preparedQuery("SELECT outcome FROM tracked_session WHERE tenant_id = $1 AND session_id = $2")
-                .execute(Tuple.of(job.tenant(), job.session())).flatMap(rows -> {
+                .execute(Tuple.of(job.tenant().value(), job.session())).flatMap(rows -> {
                     String outcome = rows.size() == 0 ? null : rows.iterator().next().getString(0);
                     if (!"success".equals(outcome) && !"failure".equals(outcome)) {
                         return Uni.createFrom().voidItem();
@@ -171,7 +171,7 @@ public class JobRunner {
 
     private Uni<Void> verdict(MemoryWorker.Job job) {
         return pool.preparedQuery("SELECT judge_score FROM tracked_session WHERE tenant_id = $1 AND session_id = $2")
-                .execute(Tuple.of(job.tenant(), job.session())).flatMap(rows -> {
+                .execute(Tuple.of(job.tenant().value(), job.session())).flatMap(rows -> {
                     Integer score = rows.size() == 0 ? null : rows.iterator().next().getInteger(0);
                     if (score == null) {
                         return Uni.createFrom().voidItem();
@@ -185,11 +185,11 @@ public class JobRunner {
     }
 
     private Uni<Void> outcomeSignals(MemoryWorker.Job job, boolean succeeded, String source) {
-        return pool.preparedQuery(SESSION_USES).execute(Tuple.of(job.tenant(), job.session())).flatMap(rows -> {
+        return pool.preparedQuery(SESSION_USES).execute(Tuple.of(job.tenant().value(), job.session())).flatMap(rows -> {
             List<MemoryEvent> events = new ArrayList<>();
             for (Row row : rows) {
                 UUID memory = row.getUUID(0);
-                UUID eventId = MemoryEvents.derivedId(job.tenant(), job.session(), source, memory.toString());
+                UUID eventId = MemoryEvents.derivedId(job.tenant().value(), job.session(), source, memory.toString());
                 events.add(MemoryEvents.event(header(job, eventId), row.getString(1), memory,
                         MemoryEvents.signal(MemorySignalKind.OUTCOME, succeeded, job.session(), source, null)));
             }

@@ -1,6 +1,7 @@
 package dev.hindsight.memory.work;
 
 import dev.hindsight.memory.config.MemoryConfig;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.platform.work.BackgroundWork;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -48,7 +49,7 @@ public class MemoryWorker extends BackgroundWork {
             WHERE tenant_id = $1 AND session_id = $2 AND kind = $3""";
 
     /** One claimed job. */
-    public record Job(String tenant, String session, String kind, int attempts) {
+    public record Job(TenantId tenant, String session, String kind, int attempts) {
     }
 
     private final Pool pool;
@@ -68,7 +69,7 @@ public class MemoryWorker extends BackgroundWork {
         return pool.preparedQuery(CLAIM).execute(Tuple.of(batch, LEASE.toMillis())).flatMap(rows -> {
             List<Job> jobs = new ArrayList<>(rows.size());
             for (Row row : rows) {
-                jobs.add(new Job(row.getString(0), row.getString(1), row.getString(2), row.getInteger(3)));
+                jobs.add(new Job(TenantId.of(row.getString(0)), row.getString(1), row.getString(2), row.getInteger(3)));
             }
             return Multi.createFrom().iterable(jobs).onItem().transformToUniAndConcatenate(this::run)
                     .collect().asList().map(done -> jobs.size() == batch);
@@ -77,7 +78,8 @@ public class MemoryWorker extends BackgroundWork {
 
     private Uni<Void> run(Job job) {
         return runner.run(job)
-                .flatMap(done -> pool.preparedQuery(DONE).execute(Tuple.of(job.tenant(), job.session(), job.kind())))
+                .flatMap(done -> pool.preparedQuery(DONE)
+                        .execute(Tuple.of(job.tenant().value(), job.session(), job.kind())))
                 .replaceWithVoid()
                 .onFailure().recoverWithUni(failure -> {
                     boolean last = job.attempts() >= config.work().maxAttempts();
@@ -89,7 +91,7 @@ public class MemoryWorker extends BackgroundWork {
                         LOG.warnf("%s job for session %s failed (attempt %d): %s", job.kind(), job.session(),
                                 job.attempts(), failure.toString());
                     }
-                    return pool.preparedQuery(FAILED).execute(Tuple.tuple(List.of(job.tenant(), job.session(),
+                    return pool.preparedQuery(FAILED).execute(Tuple.tuple(List.of(job.tenant().value(), job.session(),
                             job.kind(), String.valueOf(failure), backoff, last))).replaceWithVoid();
                 });
     }

@@ -1,6 +1,7 @@
 package dev.hindsight.memory.work;
 
-import dev.hindsight.memory.distill.CompletedSession;
+import dev.hindsight.memory.evidence.CompletedSession;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -24,8 +25,8 @@ public class SessionLoader {
     }
 
     /** The session, or null when it is unknown or has not completed. */
-    public Uni<CompletedSession> load(String tenant, String session) {
-        Tuple key = Tuple.of(tenant, session);
+    public Uni<CompletedSession> load(TenantId tenant, String session) {
+        Tuple key = Tuple.of(tenant.value(), session);
         return pool.preparedQuery("""
                         SELECT project_id, kind, model, task, completed_at, outcome, final_code_diff, summary,
                                judge_score, judge_rubric

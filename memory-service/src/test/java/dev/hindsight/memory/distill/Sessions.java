@@ -1,11 +1,12 @@
 package dev.hindsight.memory.distill;
 
-import dev.hindsight.memory.distill.CompletedSession.Activity;
-import dev.hindsight.memory.distill.CompletedSession.Dimension;
-import dev.hindsight.memory.distill.CompletedSession.Judgement;
-import dev.hindsight.memory.distill.CompletedSession.Outcome;
-import dev.hindsight.memory.distill.CompletedSession.Step;
-import dev.hindsight.memory.distill.CompletedSession.Turn;
+import dev.hindsight.memory.evidence.CompletedSession.Activity;
+import dev.hindsight.memory.evidence.CompletedSession.Dimension;
+import dev.hindsight.memory.evidence.CompletedSession.Judgement;
+import dev.hindsight.memory.evidence.CompletedSession.Outcome;
+import dev.hindsight.memory.evidence.CompletedSession.Step;
+import dev.hindsight.memory.evidence.CompletedSession.Turn;
+import dev.hindsight.memory.evidence.CompletedSession;
 import java.time.Instant;
 import java.util.List;
 

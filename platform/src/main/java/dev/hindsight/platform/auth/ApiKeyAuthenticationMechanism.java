@@ -1,7 +1,7 @@
 package dev.hindsight.platform.auth;
 
-import io.quarkus.security.credential.TokenCredential;
 import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.credential.TokenCredential;
 import io.quarkus.security.identity.IdentityProviderManager;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.request.AuthenticationRequest;

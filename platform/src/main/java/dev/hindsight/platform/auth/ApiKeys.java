@@ -1,6 +1,7 @@
 package dev.hindsight.platform.auth;
 
 import dev.hindsight.platform.Hashing;
+import dev.hindsight.platform.tenant.TenantId;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -12,14 +13,14 @@ public final class ApiKeys {
     private final Map<String, Grant> byHash;
 
     /** What a valid key grants: who it is, which tenant, which scopes. */
-    public record Grant(String keyId, String tenant, java.util.Set<String> scopes) {
+    public record Grant(String keyId, TenantId tenant, java.util.Set<String> scopes) {
     }
 
     public ApiKeys(Map<String, AuthConfig.ApiKey> configured) {
         this.byHash = configured.entrySet().stream()
                 .collect(Collectors.toUnmodifiableMap(
                         e -> e.getValue().sha256().trim().toLowerCase(Locale.ROOT),
-                        e -> new Grant(e.getKey(), e.getValue().tenant(), e.getValue().scopes())));
+                        e -> new Grant(e.getKey(), TenantId.of(e.getValue().tenant()), e.getValue().scopes())));
     }
 
     /** The grant for a token, or empty when the token is unknown or blank. */

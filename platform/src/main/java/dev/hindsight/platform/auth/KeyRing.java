@@ -3,6 +3,7 @@ package dev.hindsight.platform.auth;
 import dev.hindsight.events.keys.ApiKeyIssued;
 import dev.hindsight.events.keys.ApiKeyRevoked;
 import dev.hindsight.events.keys.KeyEvent;
+import dev.hindsight.platform.tenant.TenantId;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.Comparator;
@@ -22,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public class KeyRing {
 
     /** One issued key as the topic describes it; never its secret. */
-    public record Key(String keyId, String tenant, String sha256, Set<String> scopes, String name, Instant issuedAt,
+    public record Key(String keyId, TenantId tenant, String sha256, Set<String> scopes, String name, Instant issuedAt,
             Instant expiresAt, Instant revokedAt, String replaces) {
 
         /** Whether the key authenticates requests at {@code now}. */
@@ -39,7 +40,7 @@ public class KeyRing {
         String keyId = event.getKeyId();
         if (event.getPayload() instanceof ApiKeyIssued issued) {
             String sha = issued.getSha256().trim().toLowerCase(Locale.ROOT);
-            Key key = new Key(keyId, event.getHeader().getTenantId(), sha, Set.copyOf(issued.getScopes()),
+            Key key = new Key(keyId, TenantId.of(event.getHeader().getTenantId()), sha, Set.copyOf(issued.getScopes()),
                     issued.getName(), event.getHeader().getRecordedAt(), issued.getExpiresAt(), null,
                     issued.getReplaces());
             // An id is issued once: a second issue under it (a replayed or forged event) changes nothing.
@@ -70,7 +71,7 @@ public class KeyRing {
     }
 
     /** Every key of {@code tenant}, newest first, whatever its state. */
-    public List<Key> ofTenant(String tenant) {
+    public List<Key> ofTenant(TenantId tenant) {
         return byId.values().stream().filter(k -> k.tenant().equals(tenant))
                 .sorted(Comparator.comparing(Key::issuedAt).reversed().thenComparing(Key::keyId)).toList();
     }

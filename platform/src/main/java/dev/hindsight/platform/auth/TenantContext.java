@@ -1,5 +1,6 @@
 package dev.hindsight.platform.auth;
 
+import dev.hindsight.platform.tenant.TenantId;
 import io.quarkus.security.UnauthorizedException;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.RequestScoped;
@@ -18,9 +19,9 @@ public class TenantContext {
     }
 
     /** The caller's tenant; a request without one is refused with 401. */
-    public String tenant() {
+    public TenantId tenant() {
         Object tenant = identity.isAnonymous() ? null : identity.getAttribute(TENANT_ATTRIBUTE);
-        if (!(tenant instanceof String value) || value.isBlank()) {
+        if (!(tenant instanceof TenantId value)) {
             throw new UnauthorizedException("No tenant for this request");
         }
         return value;

@@ -3,6 +3,7 @@ package dev.hindsight.platform.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hindsight.platform.Hashing;
+import dev.hindsight.platform.tenant.TenantId;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class ApiKeysTest {
     void knownTokenGrantsItsTenantAndScopes() {
         assertThat(keys.find("secret-ci")).hasValueSatisfying(grant -> {
             assertThat(grant.keyId()).isEqualTo("ci");
-            assertThat(grant.tenant()).isEqualTo("acme");
+            assertThat(grant.tenant()).isEqualTo(TenantId.of("acme"));
             assertThat(grant.scopes()).containsExactly("ingest");
         });
     }

@@ -8,6 +8,7 @@ import dev.hindsight.events.keys.ApiKeyIssued;
 import dev.hindsight.events.keys.ApiKeyRevoked;
 import dev.hindsight.events.keys.KeyEvent;
 import dev.hindsight.platform.Hashing;
+import dev.hindsight.platform.tenant.TenantId;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -42,7 +43,7 @@ class KeyRingTest {
         ring.apply(issued("acme", "key_1", "secret-1", T0, null));
         ApiKeys.Grant grant = ring.find(Hashing.sha256Hex("secret-1"), T0.plusSeconds(1)).orElseThrow();
         assertThat(grant.keyId()).isEqualTo("key_1");
-        assertThat(grant.tenant()).isEqualTo("acme");
+        assertThat(grant.tenant()).isEqualTo(TenantId.of("acme"));
         assertThat(grant.scopes()).containsExactlyInAnyOrder("read", "ingest");
         assertThat(ring.find(Hashing.sha256Hex("secret-2"), T0)).isEmpty();
     }
@@ -78,10 +79,10 @@ class KeyRingTest {
         List<KeyEvent> topic = List.of(issued("acme", "key_1", "a", T0, null), issued("beta", "key_2", "b", T0, null),
                 revoked("acme", "key_1", T0.plusSeconds(5), T0.plusSeconds(5)));
         topic.forEach(ring::apply);
-        List<KeyRing.Key> once = List.copyOf(ring.ofTenant("acme"));
+        List<KeyRing.Key> once = List.copyOf(ring.ofTenant(TenantId.of("acme")));
         topic.forEach(ring::apply);
-        assertThat(ring.ofTenant("acme")).isEqualTo(once);
-        assertThat(ring.ofTenant("beta")).hasSize(1);
+        assertThat(ring.ofTenant(TenantId.of("acme"))).isEqualTo(once);
+        assertThat(ring.ofTenant(TenantId.of("beta"))).hasSize(1);
     }
 
     @Test
@@ -103,7 +104,7 @@ class KeyRingTest {
         ring.apply(issued("acme", "key_1", "a", T0, null));
         ring.apply(issued("acme", "key_2", "b", T0.plusSeconds(5), null));
         ring.apply(issued("beta", "key_3", "c", T0.plusSeconds(9), null));
-        assertThat(ring.ofTenant("acme")).extracting(KeyRing.Key::keyId).containsExactly("key_2", "key_1");
-        assertThat(ring.ofTenant("gamma")).isEmpty();
+        assertThat(ring.ofTenant(TenantId.of("acme"))).extracting(KeyRing.Key::keyId).containsExactly("key_2", "key_1");
+        assertThat(ring.ofTenant(TenantId.of("gamma"))).isEmpty();
     }
 }

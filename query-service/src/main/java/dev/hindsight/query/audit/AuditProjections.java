@@ -6,6 +6,7 @@ import dev.hindsight.events.decisions.DecisionSetRecorded;
 import dev.hindsight.events.signals.BehaviorSignalRecorded;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Change;
 import dev.hindsight.query.readmodel.Json;
 import dev.hindsight.query.readmodel.ReadModel;
@@ -81,7 +82,7 @@ public final class AuditProjections {
 
         @Override
         protected List<Change> changes(List<DecisionEvent> envelopes) {
-            return envelopes.stream().map(e -> new Change(e.getHeader().getTenantId(),
+            return envelopes.stream().map(e -> new Change(TenantId.of(e.getHeader().getTenantId()),
                     "decision_set", ((DecisionSetRecorded) e.getPayload()).getDecisionSetId(),
                     e.getHeader().getRecordedAt())).toList();
         }

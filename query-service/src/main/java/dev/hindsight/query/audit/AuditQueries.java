@@ -2,6 +2,7 @@ package dev.hindsight.query.audit;
 
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
@@ -90,7 +91,7 @@ public class AuditQueries {
     }
 
     /** The decision sets of {@code tenantId}, newest first ({@code decision_sets}, {@code count}). */
-    public Uni<JsonObject> list(String tenantId, String sessionId, String hasShadow, String limit) {
+    public Uni<JsonObject> list(TenantId tenantId, String sessionId, String hasShadow, String limit) {
         List<FieldError> errors = new ArrayList<>();
         Boolean shadow = null;
         if (hasShadow != null) {
@@ -108,7 +109,7 @@ public class AuditQueries {
             throw ProblemException.badRequest("Invalid query", errors);
         }
         List<Object> params = new ArrayList<>();
-        params.add(tenantId);
+        params.add(tenantId.value());
         StringBuilder sql = new StringBuilder("SELECT " + DECISION_SET_EVENT
                 + " AS event FROM {rm}.decision_set d WHERE d.tenant_id = $1");
         if (sessionId != null) {
@@ -129,14 +130,14 @@ public class AuditQueries {
     }
 
     /** The decision set with its signals, evaluations and comparisons. */
-    public Uni<JsonObject> get(String tenantId, String decisionSetId) {
+    public Uni<JsonObject> get(TenantId tenantId, String decisionSetId) {
         return generations.current().chain(rm -> pool.preparedQuery(rm.sql(ONE))
-                .execute(Tuple.of(tenantId, decisionSetId)).chain(rows -> {
+                .execute(Tuple.of(tenantId.value(), decisionSetId)).chain(rows -> {
                     if (rows.size() == 0) {
                         throw ProblemException.notFound("No decision set " + decisionSetId);
                     }
                     Row set = rows.iterator().next();
-                    Tuple key = Tuple.of(tenantId, decisionSetId);
+                    Tuple key = Tuple.of(tenantId.value(), decisionSetId);
                     // The three depend only on the set: sent to one connection at once, they are pipelined (one round
                     // trip, as a session read, SessionRepository).
                     return pool.withConnection(connection -> Uni.combine().all().unis(
@@ -152,8 +153,8 @@ public class AuditQueries {
     }
 
     /** Every revision of the set's evaluation, oldest first ({@code evaluations}, {@code count}). */
-    public Uni<JsonObject> evaluations(String tenantId, String decisionSetId) {
-        Tuple key = Tuple.of(tenantId, decisionSetId);
+    public Uni<JsonObject> evaluations(TenantId tenantId, String decisionSetId) {
+        Tuple key = Tuple.of(tenantId.value(), decisionSetId);
         // Whether the set exists and its evaluations are independent reads: pipelined on one connection, one round trip.
         return generations.current().chain(rm -> pool.withConnection(connection -> Uni.combine().all().unis(
                         connection.preparedQuery(rm.sql(EXISTS)).execute(key),
@@ -168,13 +169,13 @@ public class AuditQueries {
     }
 
     /** The behaviour signals on a message, oldest first ({@code signals}, {@code count}). */
-    public Uni<JsonObject> signals(String tenantId, String messageId) {
+    public Uni<JsonObject> signals(TenantId tenantId, String messageId) {
         return generations.current().chain(rm -> signals(pool, rm, tenantId, messageId))
                 .map(signals -> new JsonObject().put("signals", signals).put("count", signals.size()));
     }
 
-    static Uni<JsonArray> signals(SqlClient client, ReadModel rm, String tenantId, String messageId) {
-        return client.preparedQuery(rm.sql(SIGNALS_OF_MESSAGE)).execute(Tuple.of(tenantId, messageId))
+    static Uni<JsonArray> signals(SqlClient client, ReadModel rm, TenantId tenantId, String messageId) {
+        return client.preparedQuery(rm.sql(SIGNALS_OF_MESSAGE)).execute(Tuple.of(tenantId.value(), messageId))
                 .map(AuditQueries::events);
     }
 

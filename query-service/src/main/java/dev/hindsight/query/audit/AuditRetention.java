@@ -17,13 +17,13 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 class AuditRetention implements Expiry {
 
-    private static final String DECISION_SETS = "DELETE FROM {rm}.decision_set "
+    private static final String DECISION_SETS = "DELETE FROM {rm}.decision_set /* every tenant: retention */ "
             + "WHERE occurred_at < now() - make_interval(secs => $1)";
-    private static final String SIGNALS = "DELETE FROM {rm}.behavior_signal "
+    private static final String SIGNALS = "DELETE FROM {rm}.behavior_signal /* every tenant: retention */ "
             + "WHERE occurred_at < now() - make_interval(secs => $1)";
-    private static final String EVALUATIONS = "DELETE FROM {rm}.shadow_evaluation "
+    private static final String EVALUATIONS = "DELETE FROM {rm}.shadow_evaluation /* every tenant: retention */ "
             + "WHERE occurred_at < now() - make_interval(secs => $1)";
-    private static final String COMPARISONS = "DELETE FROM {rm}.decision_comparison "
+    private static final String COMPARISONS = "DELETE FROM {rm}.decision_comparison /* every tenant: retention */ "
             + "WHERE occurred_at < now() - make_interval(secs => $1)";
 
     private final Duration decisionSets;

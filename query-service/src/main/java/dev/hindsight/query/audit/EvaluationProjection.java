@@ -4,6 +4,7 @@ import dev.hindsight.events.evaluations.DecisionCompared;
 import dev.hindsight.events.evaluations.EvaluationEvent;
 import dev.hindsight.events.evaluations.ShadowEvaluationCompleted;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Change;
 import dev.hindsight.query.readmodel.Json;
 import dev.hindsight.query.readmodel.ReadModel;
@@ -53,7 +54,7 @@ public class EvaluationProjection extends ReadModelProjection<EvaluationEvent> {
     @Override
     protected List<Change> changes(List<EvaluationEvent> envelopes) {
         return envelopes.stream().filter(e -> e.getPayload() instanceof ShadowEvaluationCompleted)
-                .map(e -> new Change(e.getHeader().getTenantId(), "evaluation",
+                .map(e -> new Change(TenantId.of(e.getHeader().getTenantId()), "evaluation",
                         ((ShadowEvaluationCompleted) e.getPayload()).getDecisionSetId(),
                         e.getHeader().getRecordedAt()))
                 .toList();
@@ -65,18 +66,18 @@ public class EvaluationProjection extends ReadModelProjection<EvaluationEvent> {
         List<Tuple> comparisons = new ArrayList<>();
         for (Projected<EvaluationEvent> projected : events) {
             EvaluationEvent event = projected.envelope();
-            String tenant = event.getHeader().getTenantId();
+            TenantId tenant = TenantId.of(event.getHeader().getTenantId());
             Object payload = event.getPayload();
             if (payload instanceof ShadowEvaluationCompleted e) {
                 JsonObject scores = new JsonObject();
                 e.getShadowScores().forEach((version, score) -> scores.put(version.toString(), score));
-                evaluations.add(Tuple.from(Arrays.asList(tenant, e.getEvaluationId(), e.getDecisionSetId(),
+                evaluations.add(Tuple.from(Arrays.asList(tenant.value(), e.getEvaluationId(), e.getDecisionSetId(),
                         e.getMessageId(), e.getSessionId(), e.getActiveVersion(), e.getActiveScore(), scores,
                         new JsonArray(e.getSignalsUsed().stream().map(Object::toString).toList()),
                         e.getEvaluationTimeMs(), e.getEvaluationMethod(), e.getRevision(), e.getTrigger(),
                         e.getLevel(), Json.utc(e.getTimestamp()), event.getHeader().getEventId())));
             } else if (payload instanceof DecisionCompared c) {
-                comparisons.add(Tuple.from(Arrays.asList(tenant, c.getComparisonId(), c.getDecisionSetId(),
+                comparisons.add(Tuple.from(Arrays.asList(tenant.value(), c.getComparisonId(), c.getDecisionSetId(),
                         c.getMessageId(), c.getSessionId(), c.getActiveVersion(), c.getShadowVersion(),
                         c.getDecisionDiverged(), c.getActionDiverged(), c.getActiveAction(), c.getShadowAction(),
                         c.getConfidenceDelta(), c.getReasoningSimilarity(), c.getSimilarityModel(),

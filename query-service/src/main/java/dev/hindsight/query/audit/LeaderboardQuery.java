@@ -2,6 +2,7 @@ package dev.hindsight.query.audit;
 
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.audit.LeaderboardStats.Interval;
 import dev.hindsight.query.readmodel.Generations;
 import io.smallrye.mutiny.Uni;
@@ -61,7 +62,7 @@ public class LeaderboardQuery {
     }
 
     /** Every version's standing for {@code tenantId} between {@code from} and {@code to} (dates, optional). */
-    public Uni<JsonObject> leaderboard(String tenantId, String from, String to) {
+    public Uni<JsonObject> leaderboard(TenantId tenantId, String from, String to) {
         List<FieldError> errors = new ArrayList<>();
         OffsetDateTime since = day(from, "from", errors, OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC));
         OffsetDateTime until = day(to, "to", errors, OffsetDateTime.of(9999, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC));
@@ -69,7 +70,7 @@ public class LeaderboardQuery {
             throw ProblemException.badRequest("Invalid query", errors);
         }
         return generations.current()
-                .chain(rm -> pool.preparedQuery(rm.sql(LEADERBOARD)).execute(Tuple.of(tenantId, since, until, TIE)))
+                .chain(rm -> pool.preparedQuery(rm.sql(LEADERBOARD)).execute(Tuple.of(tenantId.value(), since, until, TIE)))
                 .map(rows -> {
                     JsonArray versions = new JsonArray();
                     for (Row row : rows) {

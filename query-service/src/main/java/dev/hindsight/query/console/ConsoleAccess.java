@@ -3,6 +3,7 @@ package dev.hindsight.query.console;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.ForbiddenException;
@@ -69,7 +70,7 @@ public class ConsoleAccess {
     }
 
     static Viewer viewer(SecurityIdentity identity) {
-        return new Viewer((String) identity.getAttribute(TenantContext.TENANT_ATTRIBUTE),
+        return new Viewer((TenantId) identity.getAttribute(TenantContext.TENANT_ATTRIBUTE),
                 identity.getPrincipal().getName(), identity.getRoles());
     }
 

@@ -2,6 +2,7 @@ package dev.hindsight.query.live;
 
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.ChangeFeed;
 import io.smallrye.mutiny.Multi;
 import jakarta.annotation.security.RolesAllowed;
@@ -46,12 +47,12 @@ public class LiveStream {
     @Operation(operationId = "streamChanges",
             summary = "Newly projected sessions and decision sets, as server-sent events")
     public Multi<Event> stream() {
-        String tenantId = tenant.tenant();
+        TenantId tenantId = tenant.tenant();
         // A committed batch announces all its sessions at once, faster than the response takes them one write at a
         // time: without a buffer the first burst would fail the subscription and end the stream silently. A client more
         // than BUFFERED changes behind is dropped instead (EventSource clients reconnect, then re-read).
         Multi<Event> changes = feed.changes().onOverflow().buffer(BUFFERED)
-                .filter(change -> change.tenant().equals(tenantId))
+                .filter(change -> tenantId.equals(change.tenant()))
                 .map(change -> new Event(change.kind(), change.id(), change.at()));
         Multi<Event> heartbeats = Multi.createFrom().ticks().every(Duration.ofSeconds(15))
                 .map(tick -> new Event("heartbeat", null, Instant.now()));

@@ -6,6 +6,7 @@ import dev.hindsight.memorymodel.embedding.NothingToEmbed;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.console.ConsoleAccess;
 import dev.hindsight.query.console.Layout;
 import dev.hindsight.query.console.Text;
@@ -158,7 +159,7 @@ public class MemoryPages {
     }
 
     /** A project the tenant has no memory in (or another tenant's) is not found, as in memory-service's API. */
-    private Uni<Void> requireProject(String tenant, String project) {
+    private Uni<Void> requireProject(TenantId tenant, String project) {
         return memories.projectExists(tenant, project).invoke(exists -> {
             if (!exists) {
                 throw ProblemException.notFound("No memories in project " + project + " for this tenant");

@@ -14,6 +14,7 @@ import dev.hindsight.memorymodel.events.WeightLearning;
 import dev.hindsight.memorymodel.search.SearchRule;
 import dev.hindsight.memorymodel.search.VectorGenerations;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Json;
 import dev.hindsight.query.readmodel.ReadModel;
 import dev.hindsight.query.readmodel.ReadModelProjection;
@@ -177,7 +178,7 @@ public class MemoryProjection extends ReadModelProjection<MemoryEvent> {
             statement = RECORD;
             for (MemoryEvent event : run) {
                 MemoryRecorded r = (MemoryRecorded) event.getPayload();
-                rows.add(Tuple.tuple(Arrays.asList(tenant(event), memory(event), event.getProjectId(),
+                rows.add(Tuple.tuple(Arrays.asList(tenant(event).value(), memory(event), event.getProjectId(),
                         lower(r.getOrigin()), r.getTitle(), r.getDescription(), r.getContent(), lower(r.getOutcome()),
                         r.getTags().toArray(String[]::new), r.getSourceSessionIds().toArray(String[]::new), r.getVia(),
                         r.getEmbedding().getModelId(), SearchRule.vectorLiteral(EmbeddingVectors.of(r.getEmbedding())),
@@ -187,7 +188,7 @@ public class MemoryProjection extends ReadModelProjection<MemoryEvent> {
             statement = MERGE;
             for (MemoryEvent event : run) {
                 MemoryMerged m = (MemoryMerged) event.getPayload();
-                rows.add(Tuple.tuple(Arrays.asList(tenant(event), memory(event), event.getHeader().getEventId(),
+                rows.add(Tuple.tuple(Arrays.asList(tenant(event).value(), memory(event), event.getHeader().getEventId(),
                         m.getDescription(), m.getContent(), m.getTags().toArray(String[]::new),
                         m.getSourceSessionIds().toArray(String[]::new),
                         m.getEmbedding() == null ? null : m.getEmbedding().getModelId(),
@@ -198,18 +199,18 @@ public class MemoryProjection extends ReadModelProjection<MemoryEvent> {
             statement = EMBEDDED;
             for (MemoryEvent event : run) {
                 MemoryEmbedded e = (MemoryEmbedded) event.getPayload();
-                rows.add(Tuple.tuple(Arrays.asList(tenant(event), memory(event), e.getEmbedding().getModelId(),
+                rows.add(Tuple.tuple(Arrays.asList(tenant(event).value(), memory(event), e.getEmbedding().getModelId(),
                         SearchRule.vectorLiteral(EmbeddingVectors.of(e.getEmbedding())), e.getTextMd5())));
             }
         } else if (first instanceof MemoryDeleted) {
             statement = DELETE;
             for (MemoryEvent event : run) {
-                rows.add(Tuple.of(tenant(event), memory(event)));
+                rows.add(Tuple.of(tenant(event).value(), memory(event)));
             }
         } else if (first instanceof ProjectPurged) {
             statement = PURGE;
             for (MemoryEvent event : run) {
-                rows.add(Tuple.of(tenant(event), event.getProjectId(), at(event)));
+                rows.add(Tuple.of(tenant(event).value(), event.getProjectId(), at(event)));
             }
         } else {
             throw new IllegalArgumentException("Unknown memory event payload " + first.getClass().getName());
@@ -241,15 +242,15 @@ public class MemoryProjection extends ReadModelProjection<MemoryEvent> {
                 });
     }
 
-    private static Tuple learn(String tenant, String project, WeightVotes votes) {
-        List<Object> args = new ArrayList<>(List.of(tenant, project));
+    private static Tuple learn(TenantId tenant, String project, WeightVotes votes) {
+        List<Object> args = new ArrayList<>(List.of(tenant.value(), project));
         args.addAll(WeightLearning.priors());
         args.addAll(WeightLearning.increments(votes));
         return Tuple.tuple(args);
     }
 
-    private static String tenant(MemoryEvent event) {
-        return event.getHeader().getTenantId();
+    private static TenantId tenant(MemoryEvent event) {
+        return TenantId.of(event.getHeader().getTenantId());
     }
 
     private static UUID memory(MemoryEvent event) {

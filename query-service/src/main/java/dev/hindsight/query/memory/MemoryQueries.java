@@ -11,6 +11,7 @@ import dev.hindsight.memorymodel.search.Neighbour;
 import dev.hindsight.memorymodel.search.ProjectCentres;
 import dev.hindsight.memorymodel.search.SearchRule;
 import dev.hindsight.memorymodel.search.VectorSearch;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
@@ -115,7 +116,7 @@ public class MemoryQueries {
     private static final SearchRule.Facts<MemoryView> FACTS =
             SearchRule.Facts.of(MemoryView::confidence, MemoryView::origin, MemoryView::outcome);
 
-    private final ProjectCentres centres = ProjectCentres.forSearch();
+    private final ProjectCentres<TenantId> centres = ProjectCentres.forSearch();
     private final boolean relevance;
     private final Pool pool;
     private final Generations generations;
@@ -159,8 +160,8 @@ public class MemoryQueries {
         this.hubness = hubness;
     }
 
-    public Uni<List<Project>> projects(String tenant) {
-        return read(PROJECTS, Tuple.of(tenant)).map(rows -> {
+    public Uni<List<Project>> projects(TenantId tenant) {
+        return read(PROJECTS, Tuple.of(tenant.value())).map(rows -> {
             List<Project> projects = new ArrayList<>(rows.size());
             for (Row row : rows) {
                 projects.add(new Project(row.getString(0), row.getLong(1), row.getOffsetDateTime(2).toInstant()));
@@ -170,21 +171,21 @@ public class MemoryQueries {
     }
 
     /** Whether the tenant has a memory in the project (another tenant's project is not the tenant's). */
-    public Uni<Boolean> projectExists(String tenant, String project) {
+    public Uni<Boolean> projectExists(TenantId tenant, String project) {
         return read("SELECT EXISTS (SELECT 1 FROM {rm}.memory WHERE tenant_id = $1 AND project_id = $2)",
-                Tuple.of(tenant, project)).map(rows -> rows.iterator().next().getBoolean(0));
+                Tuple.of(tenant.value(), project)).map(rows -> rows.iterator().next().getBoolean(0));
     }
 
     /**
      * The project's memories newest first, from the keyset cursor {@code after} ({@link #cursor} of the last one
      * shown) when given.
      */
-    public Uni<Page> newest(String tenant, String project, String after, int limit) {
+    public Uni<Page> newest(TenantId tenant, String project, String after, int limit) {
         Optional<Cursor> cursor = Cursor.parse(after);
         String sql = COLUMNS + "WHERE m.tenant_id = $1 AND m.project_id = $2"
                 + (cursor.isPresent() ? " AND (m.recorded_at, m.memory_id) < ($4, $5)" : "")
                 + " ORDER BY m.recorded_at DESC, m.memory_id DESC LIMIT $3";
-        Tuple args = Tuple.of(tenant, project, limit + 1);
+        Tuple args = Tuple.of(tenant.value(), project, limit + 1);
         cursor.ifPresent(c -> args.addOffsetDateTime(c.at().atOffset(ZoneOffset.UTC)).addUUID(c.id()));
         return read(sql, args).map(rows -> {
             List<MemoryView> memories = views(rows);
@@ -201,8 +202,8 @@ public class MemoryQueries {
      * depends on the project's weights as they are now, so there is no stable keyset: pages are counted, and the
      * ranking reads the counts of every memory of the project (narrow rows; the page's whole rows are read after).
      */
-    public Uni<Page> byConfidence(String tenant, String project, int page, int limit) {
-        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(RANKED)).execute(Tuple.of(tenant, project))
+    public Uni<Page> byConfidence(TenantId tenant, String project, int page, int limit) {
+        return generations.current().chain(rm -> pool.preparedQuery(rm.sql(RANKED)).execute(Tuple.of(tenant.value(), project))
                 .chain(rows -> {
                     record Ranked(UUID id, double confidence, Instant at) {
                     }
@@ -228,7 +229,7 @@ public class MemoryQueries {
      * The search rule (design.md § Semantic search) over the project, as memory-service answers it, without recording
      * usage.
      */
-    public Uni<List<Hit>> search(String tenant, String project, String query, int limit) {
+    public Uni<List<Hit>> search(TenantId tenant, String project, String query, int limit) {
         int candidates = SearchRule.candidates(limit, candidatesPerResult, minCandidates);
         int read = SearchRule.neighboursRead(candidates, hubnessPool, hubness);
         String model = vectors.searchModel();
@@ -241,13 +242,13 @@ public class MemoryQueries {
     }
 
     /** The project's {@code k} nearest neighbours to {@code vector}, as memory-service finds them. */
-    private Uni<Nearest> nearest(ReadModel rm, String tenant, String project, String model, float[] vector, int k) {
+    private Uni<Nearest> nearest(ReadModel rm, TenantId tenant, String project, String model, float[] vector, int k) {
         return centres.centre(tenant, project, model, () -> pool.preparedQuery(rm.sql(CENTRE))
-                        .execute(Tuple.of(tenant, project, model, SearchRule.CENTRE_AVERAGES_AT_MOST))
+                        .execute(Tuple.of(tenant.value(), project, model, SearchRule.CENTRE_AVERAGES_AT_MOST))
                         .map(rows -> SearchRule.centreOf(rows.iterator().next().getArrayOfFloats(0),
                                 rows.iterator().next().getLong(1))))
                 .chain(centre -> {
-                    Tuple args = Tuple.of(tenant, project, model, SearchRule.vectorLiteral(
+                    Tuple args = Tuple.of(tenant.value(), project, model, SearchRule.vectorLiteral(
                             relevance ? SearchRule.relevanceQuery(vector, centre) : vector), k);
                     return VectorSearch.nearest(centre, k, exact -> pool.preparedQuery(
                             rm.sql(exact ? NEAREST_EXACT : NEAREST)).execute(args), RowSet::size)
@@ -269,19 +270,19 @@ public class MemoryQueries {
     }
 
     /** One memory of the tenant's with its recent signals, their daily totals, its merges; empty when not found. */
-    public Uni<Optional<Detail>> detail(String tenant, UUID id, int signals) {
+    public Uni<Optional<Detail>> detail(TenantId tenant, UUID id, int signals) {
         return generations.current().chain(rm -> pool.preparedQuery(rm.sql(COLUMNS
-                        + "WHERE m.tenant_id = $1 AND m.memory_id = $2")).execute(Tuple.of(tenant, id))
+                        + "WHERE m.tenant_id = $1 AND m.memory_id = $2")).execute(Tuple.of(tenant.value(), id))
                 .chain(rows -> {
                     if (rows.size() == 0) {
                         return Uni.createFrom().item(Optional.<Detail>empty());
                     }
                     MemoryView memory = view(rows.iterator().next());
-                    Uni<List<Signal>> recent = pool.preparedQuery(rm.sql(SIGNALS)).execute(Tuple.of(tenant, id, signals))
+                    Uni<List<Signal>> recent = pool.preparedQuery(rm.sql(SIGNALS)).execute(Tuple.of(tenant.value(), id, signals))
                             .map(MemoryQueries::signals);
-                    Uni<List<Day>> days = pool.preparedQuery(rm.sql(DAYS)).execute(Tuple.of(tenant, id))
+                    Uni<List<Day>> days = pool.preparedQuery(rm.sql(DAYS)).execute(Tuple.of(tenant.value(), id))
                             .map(MemoryQueries::days);
-                    Uni<List<Merge>> merges = pool.preparedQuery(rm.sql(MERGES)).execute(Tuple.of(tenant, id))
+                    Uni<List<Merge>> merges = pool.preparedQuery(rm.sql(MERGES)).execute(Tuple.of(tenant.value(), id))
                             .map(MemoryQueries::merges);
                     return Uni.combine().all().unis(recent, days, merges).asTuple().chain(parts -> {
                         Set<String> named = new HashSet<>(memory.sourceSessionIds());
@@ -302,11 +303,11 @@ public class MemoryQueries {
     }
 
     /** Which of {@code sessions} the read model holds for the tenant (those get links to their pages). */
-    private Uni<Set<String>> known(ReadModel rm, String tenant, Set<String> sessions) {
+    private Uni<Set<String>> known(ReadModel rm, TenantId tenant, Set<String> sessions) {
         if (sessions.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
-        return pool.preparedQuery(rm.sql(KNOWN_SESSIONS)).execute(Tuple.of(tenant, sessions.toArray(String[]::new)))
+        return pool.preparedQuery(rm.sql(KNOWN_SESSIONS)).execute(Tuple.of(tenant.value(), sessions.toArray(String[]::new)))
                 .map(rows -> {
                     Set<String> known = new HashSet<>();
                     for (Row row : rows) {
@@ -317,12 +318,12 @@ public class MemoryQueries {
     }
 
     /** The tenant's memories among {@code ids}, by id (deleted or foreign ones are absent). */
-    private Uni<Map<UUID, MemoryView>> byIds(ReadModel rm, String tenant, List<UUID> ids) {
+    private Uni<Map<UUID, MemoryView>> byIds(ReadModel rm, TenantId tenant, List<UUID> ids) {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
         return pool.preparedQuery(rm.sql(COLUMNS + "WHERE m.tenant_id = $1 AND m.memory_id = ANY($2)"))
-                .execute(Tuple.of(tenant, ids.toArray(UUID[]::new))).map(rows -> {
+                .execute(Tuple.of(tenant.value(), ids.toArray(UUID[]::new))).map(rows -> {
                     Map<UUID, MemoryView> found = new HashMap<>();
                     for (MemoryView memory : views(rows)) {
                         found.put(memory.id(), memory);

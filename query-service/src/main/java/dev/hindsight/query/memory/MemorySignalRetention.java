@@ -16,7 +16,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 class MemorySignalRetention implements Expiry {
 
-    private static final String SIGNALS = "DELETE FROM {rm}.memory_signal "
+    private static final String SIGNALS = "DELETE FROM {rm}.memory_signal /* every tenant: retention */ "
             + "WHERE occurred_at < now() - make_interval(secs => $1)";
 
     private final Duration keep;

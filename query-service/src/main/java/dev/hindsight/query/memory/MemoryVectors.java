@@ -56,13 +56,13 @@ public class MemoryVectors extends BackgroundWork {
     /** Re-reads the counts now (tests; the rounds do it every {@code check-every}). */
     public Uni<SearchModel.State> refresh() {
         return generations.current().chain(rm -> pool.query(rm.sql(
-                        "SELECT model_id, count(*) FROM {rm}.memory_vector GROUP BY model_id")).execute()
+                        "SELECT model_id, count(*) FROM {rm}.memory_vector /* every tenant: the models' coverage */ GROUP BY model_id")).execute()
                 .chain(rows -> {
                     Map<String, Long> vectors = new HashMap<>();
                     for (Row row : rows) {
                         vectors.put(row.getString(0), row.getLong(1));
                     }
-                    return pool.query(rm.sql("SELECT count(*) FROM {rm}.memory")).execute().map(counted -> {
+                    return pool.query(rm.sql("SELECT count(*) FROM {rm}.memory /* every tenant */")).execute().map(counted -> {
                         long memories = counted.iterator().next().getLong(0);
                         String before = model.current();
                         if (model.update(memories, vectors)) {

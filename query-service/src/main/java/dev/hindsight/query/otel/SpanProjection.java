@@ -9,6 +9,7 @@ import dev.hindsight.events.spans.SpanEvent;
 import dev.hindsight.events.spans.SpanEventRecorded;
 import dev.hindsight.events.spans.SpanRecorded;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Change;
 import dev.hindsight.query.readmodel.Json;
 import dev.hindsight.query.readmodel.ReadModel;
@@ -121,7 +122,7 @@ public class SpanProjection extends ReadModelProjection<SpanEvent> {
         for (Projected<SpanEvent> projected : events) {
             SpanEvent event = projected.envelope();
             spans.add(event);
-            traces.add(new Key(event.getHeader().getTenantId(), event.getTraceId()));
+            traces.add(new Key(TenantId.of(event.getHeader().getTenantId()), event.getTraceId()));
         }
         return tx.preparedQuery(model.sql(INSERT_SPANS)).execute(spans.tuple())
                 .chain(() -> tx.preparedQuery(model.sql(TRACES)).execute(Key.tuple(traces)))
@@ -137,7 +138,7 @@ public class SpanProjection extends ReadModelProjection<SpanEvent> {
         Map<Key, List<SpanFact>> byTrace = new LinkedHashMap<>();
         Map<Key, String> previous = new HashMap<>();
         for (Row row : rows) {
-            Key trace = new Key(row.getString("tenant_id"), row.getString("trace_id"));
+            Key trace = new Key(TenantId.of(row.getString("tenant_id")), row.getString("trace_id"));
             byTrace.computeIfAbsent(trace, t -> new ArrayList<>()).add(fact(row));
             previous.put(trace, row.getString("previous_session"));
         }
@@ -153,7 +154,7 @@ public class SpanProjection extends ReadModelProjection<SpanEvent> {
                 sessions.add(new Key(trace.tenant(), before));
             }
             if (!session.equals(before)) {
-                tenants.add(trace.tenant());
+                tenants.add(trace.tenant().value());
                 traceIds.add(trace.id());
                 sessionIds.add(session);
             }
@@ -176,7 +177,7 @@ public class SpanProjection extends ReadModelProjection<SpanEvent> {
                     Map<Key, List<SpanFact>> bySession = new LinkedHashMap<>();
                     Map<Key, Instant> lastRecorded = new HashMap<>();
                     for (Row row : rows) {
-                        Key session = new Key(row.getString("tenant_id"), row.getString("session_id"));
+                        Key session = new Key(TenantId.of(row.getString("tenant_id")), row.getString("session_id"));
                         bySession.computeIfAbsent(session, s -> new ArrayList<>()).add(fact(row));
                         lastRecorded.merge(session, row.getOffsetDateTime("recorded_at").toInstant(),
                                 (a, b) -> a.isAfter(b) ? a : b);
@@ -219,29 +220,29 @@ public class SpanProjection extends ReadModelProjection<SpanEvent> {
         Set<Key> traces = new LinkedHashSet<>();
         Instant at = Instant.EPOCH;
         for (SpanEvent event : envelopes) {
-            traces.add(new Key(event.getHeader().getTenantId(), event.getTraceId()));
+            traces.add(new Key(TenantId.of(event.getHeader().getTenantId()), event.getTraceId()));
             at = event.getHeader().getRecordedAt().isAfter(at) ? event.getHeader().getRecordedAt() : at;
         }
         Instant last = at;
         return tx.preparedQuery(model.sql(SESSIONS_OF_TRACES)).execute(Key.tuple(traces)).map(rows -> {
             Set<Key> sessions = new LinkedHashSet<>();
-            rows.forEach(row -> sessions.add(new Key(row.getString("tenant_id"), row.getString("session_id"))));
+            rows.forEach(row -> sessions.add(new Key(TenantId.of(row.getString("tenant_id")), row.getString("session_id"))));
             sessions.addAll(traces);
             return sessions.stream().map(s -> new Change(s.tenant(), "session", s.id(), last)).toList();
         });
     }
 
     /** A tenant's trace or session. */
-    private record Key(String tenant, String id) {
+    private record Key(TenantId tenant, String id) {
 
-        static final java.util.Comparator<Key> ORDER = java.util.Comparator.comparing(Key::tenant)
+        static final java.util.Comparator<Key> ORDER = java.util.Comparator.comparing((Key k) -> k.tenant().value())
                 .thenComparing(Key::id);
 
         static Tuple tuple(Iterable<Key> keys) {
             List<String> tenants = new ArrayList<>();
             List<String> ids = new ArrayList<>();
             keys.forEach(k -> {
-                tenants.add(k.tenant());
+                tenants.add(k.tenant().value());
                 ids.add(k.id());
             });
             return Tuple.of(tenants.toArray(new String[0]), ids.toArray(new String[0]));

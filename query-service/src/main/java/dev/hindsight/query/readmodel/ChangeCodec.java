@@ -1,5 +1,6 @@
 package dev.hindsight.query.readmodel;
 
+import dev.hindsight.platform.tenant.TenantId;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -34,7 +35,7 @@ public final class ChangeCodec {
             String record = record(change);
             int bytes = record.getBytes(StandardCharsets.UTF_8).length;
             if (bytes > maxBytes) {
-                record = record(new Change("", EVERYTHING, "", change.at()));
+                record = record(Change.everything(change.at()));
                 bytes = record.getBytes(StandardCharsets.UTF_8).length;
             }
             int separator = payload.isEmpty() ? 0 : 1;
@@ -81,16 +82,20 @@ public final class ChangeCodec {
             Change.TradingDay trading = fields.get(5).isEmpty() ? null : new Change.TradingDay(
                     nullIfEmpty(unescape(fields.get(4))), LocalDate.parse(fields.get(5)),
                     nullIfEmpty(unescape(fields.get(6))));
-            return new Change(unescape(fields.get(1)), unescape(fields.get(0)), unescape(fields.get(2)),
-                    Instant.ofEpochMilli(Long.parseLong(fields.get(3))), trading);
+            Instant at = Instant.ofEpochMilli(Long.parseLong(fields.get(3)));
+            if (EVERYTHING.equals(fields.get(0))) {
+                return Change.everything(at);
+            }
+            return new Change(TenantId.of(unescape(fields.get(1))), unescape(fields.get(0)), unescape(fields.get(2)), at,
+                    trading);
         } catch (RuntimeException malformed) {
-            return new Change("", EVERYTHING, "", Instant.now());
+            return Change.everything(Instant.now());
         }
     }
 
     private static String record(Change change) {
         Change.TradingDay day = change.trading();
-        return escape(change.kind()) + FIELD + escape(change.tenant()) + FIELD + escape(change.id()) + FIELD
+        return escape(change.kind()) + FIELD + escape(change.tenant() == null ? "" : change.tenant().value()) + FIELD + escape(change.id()) + FIELD
                 + (change.at() == null ? Instant.now() : change.at()).toEpochMilli() + FIELD
                 + (day == null ? "" : escape(day.jobId())) + FIELD
                 + (day == null || day.date() == null ? "" : day.date().toString()) + FIELD

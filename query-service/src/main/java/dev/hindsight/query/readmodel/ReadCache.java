@@ -2,6 +2,7 @@ package dev.hindsight.query.readmodel;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.hindsight.platform.tenant.TenantId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
@@ -44,7 +45,7 @@ public class ReadCache implements ChangeListener {
     static final String CONSOLE_SESSION_ADMIN = "console-session-admin";
 
     /** What is cached: an answer of one endpoint family for one tenant. */
-    record Key(String tenant, String kind, String id) {
+    record Key(TenantId tenant, String kind, String id) {
     }
 
     /** The filters of a cached {@code GET /reasoning} answer, to tell which newly started sessions it would show. */
@@ -64,7 +65,7 @@ public class ReadCache implements ChangeListener {
      * tenant's map is also its lock: an answer enters the cache and this index together, and a change checks both
      * together, so no answer can be cached without being found by the changes that follow.
      */
-    private final Map<String, Map<Key, ReasoningFilters>> reasoning = new ConcurrentHashMap<>();
+    private final Map<TenantId, Map<Key, ReasoningFilters>> reasoning = new ConcurrentHashMap<>();
     private volatile boolean open;
     private final Counter hits = counter("hit");
     private final Counter misses = counter("miss");
@@ -83,19 +84,19 @@ public class ReadCache implements ChangeListener {
     }
 
     /** The session view ({@code GET /v1/sessions/{id}}); a failed load (404) is not kept. */
-    public Uni<Rendered> session(String tenant, String sessionId, int generation, Supplier<Uni<Rendered>> load) {
+    public Uni<Rendered> session(TenantId tenant, String sessionId, int generation, Supplier<Uni<Rendered>> load) {
         return get(new Key(tenant, SESSION, sessionId), generation, load, null);
     }
 
     /** The console's page of a session, in the variant an admin sees or the one anyone else sees. */
-    public Uni<Rendered> consoleSession(String tenant, boolean admin, String sessionId, int generation,
+    public Uni<Rendered> consoleSession(TenantId tenant, boolean admin, String sessionId, int generation,
             Supplier<Uni<Rendered>> load) {
         return get(new Key(tenant, admin ? CONSOLE_SESSION_ADMIN : CONSOLE_SESSION, sessionId), generation, load,
                 null);
     }
 
     /** The trace ({@code GET /v1/traces/{id}}), a session too. */
-    public Uni<Rendered> trace(String tenant, String traceId, int generation, Supplier<Uni<Rendered>> load) {
+    public Uni<Rendered> trace(TenantId tenant, String traceId, int generation, Supplier<Uni<Rendered>> load) {
         return get(new Key(tenant, TRACE, traceId), generation, load, null);
     }
 
@@ -103,7 +104,7 @@ public class ReadCache implements ChangeListener {
      * The {@code GET /reasoning} answer for these filters, one page of it ({@code page} names it: its cursor and size).
      * A change that drops the answers of these filters drops every page of them.
      */
-    public Uni<Rendered> reasoning(String tenant, ReasoningFilters filters, boolean fullConversation, String page,
+    public Uni<Rendered> reasoning(TenantId tenant, ReasoningFilters filters, boolean fullConversation, String page,
             int generation, Supplier<Uni<Rendered>> load) {
         String id = filters.jobId() + '\u001f' + filters.date() + '\u001f' + filters.model() + '\u001f'
                 + fullConversation + '\u001f' + page;
@@ -260,7 +261,7 @@ public class ReadCache implements ChangeListener {
     }
 
     /** For tests: whether an answer for this session is kept. */
-    boolean holdsSession(String tenant, String sessionId) {
+    boolean holdsSession(TenantId tenant, String sessionId) {
         return answers.getIfPresent(new Key(tenant, SESSION, sessionId)) != null;
     }
 

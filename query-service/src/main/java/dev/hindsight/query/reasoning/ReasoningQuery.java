@@ -4,6 +4,7 @@ import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.json.StorableText;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.readmodel.ReadCache;
 import dev.hindsight.query.readmodel.ReadModel;
@@ -177,13 +178,13 @@ public class ReasoningQuery {
 
     /** The answer, {"sessions": [...], "count": N} (design.md § The /reasoning query), rendered; 404 when none. */
     public Uni<Rendered> find(Filters filters) {
-        String tenantId = tenant.tenant();
+        TenantId tenantId = tenant.tenant();
         return generations.current().chain(rm -> cache.reasoning(tenantId,
                 new ReadCache.ReasoningFilters(filters.jobId(), filters.date(), filters.model()),
                 filters.includeFullConversation(), filters.page(), rm.generation(), () -> load(rm, tenantId, filters)));
     }
 
-    private Uni<Rendered> load(ReadModel rm, String tenantId, Filters filters) {
+    private Uni<Rendered> load(ReadModel rm, TenantId tenantId, Filters filters) {
         return sessions(rm, tenantId, filters).chain(page -> {
             if (page.total() == 0) {
                 throw ProblemException.notFound("No reasoning sessions match these filters");
@@ -206,14 +207,17 @@ public class ReasoningQuery {
         });
     }
 
+    /** The tenant's trading sessions, which every filter narrows. */
+    private static final String TRADING_SESSIONS = "FROM {rm}.session s WHERE s.tenant_id = $1 AND s.kind = 'trading'";
+
     /** A page of sessions, and how many sessions match the filters in all. */
     private record Page(List<JsonObject> sessions, long total) {
     }
 
-    private Uni<Page> sessions(ReadModel rm, String tenantId, Filters filters) {
+    private Uni<Page> sessions(ReadModel rm, TenantId tenantId, Filters filters) {
         List<Object> params = new ArrayList<>();
-        params.add(tenantId);
-        StringBuilder matching = new StringBuilder(" WHERE s.tenant_id = $1 AND s.kind = 'trading'");
+        params.add(tenantId.value());
+        StringBuilder matching = new StringBuilder(); // the filters beyond the tenant's trading sessions
         if (filters.jobId() != null) {
             params.add(filters.jobId());
             matching.append(" AND s.job_id = $").append(params.size());
@@ -232,7 +236,7 @@ public class ReasoningQuery {
                 + "s.session_id)";
         StringBuilder sql = new StringBuilder("SELECT s.session_id, s.job_id, s.trading_date, s.model, "
                 + "s.session_summary, s.started_at, s.completed_at, s.total_messages, " + POSITIONS
-                + " AS positions, (SELECT count(*) FROM {rm}.session s" + matching + ") AS total FROM {rm}.session s")
+                + " AS positions, (SELECT count(*) " + TRADING_SESSIONS + matching + ") AS total " + TRADING_SESSIONS)
                 .append(matching);
         if (filters.after() != null) {
             Cursor after = filters.after();
@@ -250,7 +254,7 @@ public class ReasoningQuery {
             if (rows.size() == 0 && filters.after() != null) {
                 // Past the last page: say how many match all the same (a separate count; the page had no row to
                 // carry it).
-                return pool.preparedQuery(rm.sql("SELECT count(*) FROM {rm}.session s" + matching))
+                return pool.preparedQuery(rm.sql("SELECT count(*) " + TRADING_SESSIONS + matching))
                         .execute(Tuple.from(params.subList(0, params.size() - 4)))
                         .map(counted -> new Page(List.of(), counted.iterator().next().getLong(0)));
             }
@@ -278,7 +282,7 @@ public class ReasoningQuery {
         return new Page(sessions, total);
     }
 
-    private Uni<Void> conversation(ReadModel rm, String tenantId, List<JsonObject> sessions) {
+    private Uni<Void> conversation(ReadModel rm, TenantId tenantId, List<JsonObject> sessions) {
         Map<String, JsonArray> bySession = new HashMap<>();
         String[] ids = new String[sessions.size()];
         for (int i = 0; i < sessions.size(); i++) {
@@ -287,7 +291,7 @@ public class ReasoningQuery {
             ids[i] = sessions.get(i).getString("session_id");
             bySession.put(ids[i], conversation);
         }
-        return pool.preparedQuery(rm.sql(CONVERSATION)).execute(Tuple.of(tenantId, ids)).map(rows -> {
+        return pool.preparedQuery(rm.sql(CONVERSATION)).execute(Tuple.of(tenantId.value(), ids)).map(rows -> {
             for (Row row : rows) {
                 JsonObject message = new JsonObject()
                         .put("message_index", row.getInteger("message_index"))

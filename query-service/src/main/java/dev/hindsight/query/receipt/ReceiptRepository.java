@@ -1,5 +1,6 @@
 package dev.hindsight.query.receipt;
 
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.readmodel.ReadModelProjection;
 import io.smallrye.mutiny.Uni;
@@ -33,9 +34,9 @@ public class ReceiptRepository {
     }
 
     /** The projections that applied {@code eventId} of {@code tenantId}, by name; none while it is pending. */
-    public Uni<List<ReceiptResource.Projection>> appliedBy(String tenantId, UUID eventId) {
+    public Uni<List<ReceiptResource.Projection>> appliedBy(TenantId tenant, UUID eventId) {
         return generations.current().chain(rm -> pool.preparedQuery(rm.sql(FIND))
-                .execute(Tuple.of(tenantId, eventId, consumers))).map(rows -> {
+                .execute(Tuple.of(tenant.value(), eventId, consumers))).map(rows -> {
                     List<ReceiptResource.Projection> projections = new ArrayList<>();
                     for (Row row : rows) {
                         projections.add(new ReceiptResource.Projection(row.getString("consumer"),

@@ -1,5 +1,6 @@
 package dev.hindsight.query.session;
 
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Json;
 import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
@@ -61,7 +62,7 @@ public final class AssembledSessions {
               AND s.attributes ->> 'source' = '""" + SOURCE + "'";
 
     /** A tenant's session. */
-    public record Key(String tenant, String sessionId) {
+    public record Key(TenantId tenant, String sessionId) {
     }
 
     /** A session as assembled: its row and all its messages. */
@@ -115,7 +116,7 @@ public final class AssembledSessions {
     }
 
     private static Tuple keys(List<Key> keys) {
-        return Tuple.of(keys.stream().map(Key::tenant).toArray(String[]::new),
+        return Tuple.of(keys.stream().map(key -> key.tenant().value()).toArray(String[]::new),
                 keys.stream().map(Key::sessionId).toArray(String[]::new));
     }
 
@@ -135,7 +136,7 @@ public final class AssembledSessions {
         }
 
         void add(Session session) {
-            tenants.add(session.key().tenant());
+            tenants.add(session.key().tenant().value());
             ids.add(session.key().sessionId());
             started.add(session.startedAt());
             models.add(session.model());
@@ -185,7 +186,7 @@ public final class AssembledSessions {
                         .put("tool_result", step.toolResult())
                         .put("tool_error", step.toolError())));
             }
-            tenants.add(session.tenant());
+            tenants.add(session.tenant().value());
             sessions.add(session.sessionId());
             indexes.add(message.index());
             roles.add(message.role());

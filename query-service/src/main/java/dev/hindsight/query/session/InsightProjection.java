@@ -7,6 +7,7 @@ import dev.hindsight.events.insights.RubricScore;
 import dev.hindsight.events.insights.SessionSummarized;
 import dev.hindsight.events.insights.TraceJudged;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Change;
 import dev.hindsight.query.readmodel.Json;
 import dev.hindsight.query.readmodel.ReadModel;
@@ -67,7 +68,7 @@ public class InsightProjection extends ReadModelProjection<InsightEvent> {
     protected List<Change> changes(List<InsightEvent> envelopes) {
         // A message summary changes what its session shows, but is not announced on the live stream.
         return envelopes.stream()
-                .map(e -> new Change(e.getHeader().getTenantId(),
+                .map(e -> new Change(TenantId.of(e.getHeader().getTenantId()),
                         e.getPayload() instanceof MessageSummarized ? Change.MESSAGE_SUMMARIZED
                                 : e.getPayload() instanceof TraceJudged ? "trace_judged" : "session_summarized",
                         e.getSessionId(), e.getHeader().getRecordedAt()))
@@ -81,14 +82,14 @@ public class InsightProjection extends ReadModelProjection<InsightEvent> {
         List<Tuple> judged = new ArrayList<>();
         for (Projected<InsightEvent> projected : events) {
             InsightEvent event = projected.envelope();
-            String tenant = event.getHeader().getTenantId();
+            TenantId tenant = TenantId.of(event.getHeader().getTenantId());
             Object payload = event.getPayload();
             if (payload instanceof MessageSummarized m) {
-                messages.add(Tuple.from(Arrays.asList(tenant, event.getSessionId(), m.getMessageIndex(),
+                messages.add(Tuple.from(Arrays.asList(tenant.value(), event.getSessionId(), m.getMessageIndex(),
                         status(m.getStatus()), m.getSummary(), m.getFailureReason(), m.getSummarizer(),
                         Json.utc(m.getProducedAt()), event.getHeader().getEventId())));
             } else if (payload instanceof SessionSummarized s) {
-                sessions.add(Tuple.from(Arrays.asList(tenant, event.getSessionId(), s.getSummary(),
+                sessions.add(Tuple.from(Arrays.asList(tenant.value(), event.getSessionId(), s.getSummary(),
                         status(s.getStatus()), Json.utc(s.getProducedAt()))));
             } else if (payload instanceof TraceJudged t) {
                 JsonObject rubric = null;
@@ -101,7 +102,7 @@ public class InsightProjection extends ReadModelProjection<InsightEvent> {
                                 .put("rationale", score.getRationale())));
                     }
                 }
-                judged.add(Tuple.from(Arrays.asList(tenant, event.getSessionId(), status(t.getStatus()),
+                judged.add(Tuple.from(Arrays.asList(tenant.value(), event.getSessionId(), status(t.getStatus()),
                         t.getOverallScore() == null ? null : BigDecimal.valueOf(t.getOverallScore()), rubric,
                         t.getFailureReason(), Json.utc(t.getJudgedAt()), t.getJudge())));
             } else {

@@ -1,6 +1,7 @@
 package dev.hindsight.query.session;
 
 import dev.hindsight.platform.MessageFingerprint;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.session.MessageConflictResource.Candidate;
 import dev.hindsight.query.session.MessageConflictResource.Conflict;
@@ -41,7 +42,7 @@ public class MessageConflictRepository {
     }
 
     /** The candidates (by position, from 0) that conflict with what {@code tenantId} has recorded. */
-    public Uni<List<Conflict>> conflicts(String tenantId, List<Candidate> candidates) {
+    public Uni<List<Conflict>> conflicts(TenantId tenantId, List<Candidate> candidates) {
         int size = candidates.size();
         if (size == 0) {
             return Uni.createFrom().item(List.of());
@@ -56,7 +57,7 @@ public class MessageConflictRepository {
             fingerprints[i] = candidate.fingerprintOrComputed();
         }
         return generations.current().chain(rm -> pool.preparedQuery(rm.sql(FIND))
-                .execute(Tuple.of(tenantId, sessions, indexes, fingerprints))).map(rows -> {
+                .execute(Tuple.of(tenantId.value(), sessions, indexes, fingerprints))).map(rows -> {
                     List<Conflict> conflicts = new ArrayList<>();
                     for (Row row : rows) {
                         int index = row.getLong("n").intValue() - 1;

@@ -11,6 +11,7 @@ import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.reasoning.ThinkingStep;
 import dev.hindsight.platform.events.TraceActivity;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Change;
 import dev.hindsight.query.readmodel.Json;
 import dev.hindsight.query.readmodel.ReadModel;
@@ -129,8 +130,8 @@ public class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
     protected List<Change> changes(List<ReasoningEvent> envelopes) {
         Map<String, Change> sessions = new LinkedHashMap<>();
         for (ReasoningEvent event : envelopes) {
-            String tenant = event.getHeader().getTenantId();
-            String key = tenant + '\u001f' + event.getSessionId();
+            TenantId tenant = TenantId.of(event.getHeader().getTenantId());
+            String key = tenant.value() + '\u001f' + event.getSessionId();
             // A trading session's start names its model-day, which cached GET /reasoning answers are filtered by.
             Change.TradingDay day = event.getPayload() instanceof SessionStarted started && started.getTrading() != null
                     ? new Change.TradingDay(started.getTrading().getJobId(), started.getTrading().getDate(),
@@ -149,7 +150,7 @@ public class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
         MessageColumns messages = new MessageColumns(events.size());
         for (Projected<ReasoningEvent> projected : events) {
             ReasoningEvent event = projected.envelope();
-            String tenant = event.getHeader().getTenantId();
+            TenantId tenant = TenantId.of(event.getHeader().getTenantId());
             String sessionId = event.getSessionId();
             Instant at = event.getHeader().getRecordedAt();
             Object payload = event.getPayload();
@@ -189,7 +190,7 @@ public class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
         statements.computeIfAbsent(statement, s -> new ArrayList<>()).add(tuple);
     }
 
-    private static Tuple started(String tenant, String sessionId, SessionStarted started, Instant at) {
+    private static Tuple started(TenantId tenant, String sessionId, SessionStarted started, Instant at) {
         JsonObject attributes = new JsonObject();
         String model = null;
         if (started.getChat() != null) {
@@ -210,7 +211,7 @@ public class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
             model = trading.getModel();
         }
         // Arrays.asList, not List.of: absent attributes are SQL NULLs.
-        return Tuple.from(Arrays.asList(tenant, sessionId, started.getKind().name().toLowerCase(Locale.ROOT),
+        return Tuple.from(Arrays.asList(tenant.value(), sessionId, started.getKind().name().toLowerCase(Locale.ROOT),
                 Json.utc(started.getStartedAt()), trading == null ? null : trading.getJobId(),
                 trading == null ? null : trading.getDate(), model, Json.withoutNulls(attributes),
                 new JsonObject(new HashMap<>(started.getLabels())), Json.utc(at)));
@@ -252,7 +253,7 @@ public class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
             return tenants.size();
         }
 
-        void add(String tenant, String sessionId, MessageRecorded message, EventHeader header, Instant at) {
+        void add(TenantId tenant, String sessionId, MessageRecorded message, EventHeader header, Instant at) {
             JsonArray thinking = new JsonArray();
             for (ThinkingStep step : message.getThinkingSteps()) {
                 thinking.add(Json.withoutNulls(new JsonObject()
@@ -275,7 +276,7 @@ public class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
                             .put("tool_error", tool.getToolError())));
                 }
             }
-            tenants.add(tenant);
+            tenants.add(tenant.value());
             sessions.add(sessionId);
             indexes.add(message.getMessageIndex());
             roles.add(message.getRole().name().toLowerCase(Locale.ROOT));
@@ -300,15 +301,15 @@ public class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
         }
     }
 
-    private static Tuple position(String tenant, String sessionId, PositionRecorded position, EventHeader header,
+    private static Tuple position(TenantId tenant, String sessionId, PositionRecorded position, EventHeader header,
             Instant at) {
-        return Tuple.from(Arrays.asList(tenant, sessionId, position.getActionId(), position.getActionType(),
+        return Tuple.from(Arrays.asList(tenant.value(), sessionId, position.getActionId(), position.getActionType(),
                 position.getSymbol(), position.getAmount(), position.getPrice(), position.getCashAfter(),
                 position.getPortfolioValue(), position.getDailyProfit(), position.getDailyReturnPct(),
                 header.getEventId(), Json.utc(at)));
     }
 
-    private static Tuple activity(String tenant, String sessionId, ActivityRecorded activity,
+    private static Tuple activity(TenantId tenant, String sessionId, ActivityRecorded activity,
             Projected<ReasoningEvent> projected, EventHeader header, Instant at) {
         TraceActivity body = TraceActivity.of(activity);
         JsonObject payload = switch (body.type()) {
@@ -321,13 +322,13 @@ public class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
                     .put("stdout", body.stdout())
                     .put("stderr", body.stderr()));
         };
-        return Tuple.from(Arrays.asList(tenant, sessionId, activity.getActivityId(), activity.getSequence(),
+        return Tuple.from(Arrays.asList(tenant.value(), sessionId, activity.getActivityId(), activity.getSequence(),
                 Json.utc(activity.getTimestamp()), body.type(), payload, projected.partition(), projected.offset(),
                 header.getEventId(), Json.utc(at)));
     }
 
-    private static Tuple completed(String tenant, String sessionId, SessionCompleted completed, Instant at) {
-        return Tuple.from(Arrays.asList(tenant, sessionId, Json.utc(completed.getCompletedAt()),
+    private static Tuple completed(TenantId tenant, String sessionId, SessionCompleted completed, Instant at) {
+        return Tuple.from(Arrays.asList(tenant.value(), sessionId, Json.utc(completed.getCompletedAt()),
                 completed.getOutcome().name().toLowerCase(Locale.ROOT), completed.getFinalCodeDiff(),
                 completed.getSummaryHint(), completed.getJudgeRequested(), Json.utc(at)));
     }

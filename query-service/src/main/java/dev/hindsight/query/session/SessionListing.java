@@ -3,6 +3,7 @@ package dev.hindsight.query.session;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -69,7 +70,7 @@ public final class SessionListing {
             String labelValue, OffsetDateTime from, OffsetDateTime to, Cursor after, int limit) {
 
         /** The statement and its parameters, with only the filters present (so each gets its index). */
-        String sql(List<Object> params, String tenant) {
+        String sql(List<Object> params, TenantId tenant) {
             StringBuilder sql = filtered(params, tenant);
             if (after != null) {
                 params.add(after.listedAt().atOffset(ZoneOffset.UTC));
@@ -83,7 +84,7 @@ public final class SessionListing {
         }
 
         /** The sessions among {@code ids} that these filters let through, newest first (a live list's new rows). */
-        String sqlAmong(List<Object> params, String tenant, List<String> ids) {
+        String sqlAmong(List<Object> params, TenantId tenant, List<String> ids) {
             StringBuilder sql = filtered(params, tenant);
             params.add(ids.toArray(new String[0]));
             sql.append(" AND session_id = ANY($").append(params.size())
@@ -91,12 +92,12 @@ public final class SessionListing {
             return sql.toString();
         }
 
-        private StringBuilder filtered(List<Object> params, String tenant) {
+        private StringBuilder filtered(List<Object> params, TenantId tenant) {
             StringBuilder sql = new StringBuilder("""
                     SELECT session_id, kind, started_at, completed_at, outcome, job_id, trading_date, model,
                            total_messages, session_summary, qa_status, listed_at
                     FROM {rm}.session WHERE tenant_id = $1""");
-            params.add(tenant);
+            params.add(tenant.value());
             if (kind != null) {
                 params.add(kind);
                 sql.append(" AND kind = $").append(params.size());

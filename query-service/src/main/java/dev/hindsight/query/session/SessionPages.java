@@ -147,7 +147,7 @@ public class SessionPages {
                 null, null);
         return access.viewer(Scopes.READ).onItem().transformToMulti(viewer -> {
             Multi<String> rows = feed.changes().onOverflow().buffer(LIVE_BUFFER)
-                    .filter(change -> change.tenant().equals(viewer.tenant()) && LIVE_KINDS.contains(change.kind()))
+                    .filter(change -> viewer.tenant().equals(change.tenant()) && LIVE_KINDS.contains(change.kind()))
                     .group().intoLists().every(LIVE_WINDOW)
                     .filter(changes -> !changes.isEmpty())
                     .onItem().transformToUniAndConcatenate(changes -> sessions.among(viewer.tenant(), query,

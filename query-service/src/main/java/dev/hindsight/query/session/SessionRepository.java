@@ -1,5 +1,6 @@
 package dev.hindsight.query.session;
 
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
@@ -60,7 +61,7 @@ public class SessionRepository {
     }
 
     /** One page of this tenant's sessions, newest first, as {@code query} asks. */
-    public Uni<SessionListing.Page> list(String tenant, SessionListing.Query query) {
+    public Uni<SessionListing.Page> list(TenantId tenant, SessionListing.Query query) {
         List<Object> params = new ArrayList<>();
         String sql = query.sql(params, tenant);
         return generations.current().chain(rm -> pool.preparedQuery(rm.sql(sql)).execute(Tuple.from(params)))
@@ -81,7 +82,7 @@ public class SessionRepository {
     }
 
     /** The sessions among {@code ids} that {@code query}'s filters let through, newest first. */
-    public Uni<List<SessionListing.Summary>> among(String tenant, SessionListing.Query query, List<String> ids) {
+    public Uni<List<SessionListing.Summary>> among(TenantId tenant, SessionListing.Query query, List<String> ids) {
         List<Object> params = new ArrayList<>();
         String sql = query.sqlAmong(params, tenant, ids);
         return generations.current().chain(rm -> pool.preparedQuery(rm.sql(sql)).execute(Tuple.from(params)))
@@ -100,7 +101,7 @@ public class SessionRepository {
     }
 
     /** The whole session, or empty when this tenant has none by that id. */
-    public Uni<Optional<SessionView>> find(String tenant, String sessionId) {
+    public Uni<Optional<SessionView>> find(TenantId tenant, String sessionId) {
         return generations.current().chain(model -> find(model, tenant, sessionId));
     }
 
@@ -109,8 +110,8 @@ public class SessionRepository {
      * connection at once, so the client pipelines them instead of waiting for the session before asking for its messages:
      * a read that misses the cache is one round trip instead of two (docs/benchmarks.md).
      */
-    public Uni<Optional<SessionView>> find(ReadModel model, String tenant, String sessionId) {
-        Tuple key = Tuple.of(tenant, sessionId);
+    public Uni<Optional<SessionView>> find(ReadModel model, TenantId tenant, String sessionId) {
+        Tuple key = Tuple.of(tenant.value(), sessionId);
         return pool.withConnection(connection -> Uni.combine().all().unis(
                         connection.preparedQuery(model.sql(SELECT_SESSION)).execute(key),
                         connection.preparedQuery(model.sql(SELECT_MESSAGES)).execute(key)).asTuple())

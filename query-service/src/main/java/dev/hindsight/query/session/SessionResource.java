@@ -6,6 +6,7 @@ import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.readmodel.ReadCache;
 import dev.hindsight.query.readmodel.Rendered;
@@ -99,7 +100,7 @@ public class SessionResource {
     @Parameter(name = "If-None-Match", in = ParameterIn.HEADER, schema = @Schema(type = SchemaType.STRING),
             description = "An ETag this endpoint answered with: 304 while the answer is unchanged")
     public Uni<Response> get(@PathParam("sessionId") @Size(max = 128) String sessionId, @Context Request request) {
-        String tenantId = tenant.tenant();
+        TenantId tenantId = tenant.tenant();
         return generations.current().chain(rm -> cache.session(tenantId, sessionId, rm.generation(),
                         () -> sessions.find(rm, tenantId, sessionId).map(found -> render(found.orElseThrow(
                                 () -> ProblemException.notFound("No session " + sessionId)), rm.generation()))))

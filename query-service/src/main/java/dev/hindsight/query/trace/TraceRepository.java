@@ -1,5 +1,6 @@
 package dev.hindsight.query.trace;
 
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.ReadModel;
 import dev.hindsight.query.readmodel.Times;
 import dev.hindsight.query.session.SessionRepository;
@@ -25,8 +26,8 @@ public class TraceRepository {
     }
 
     /** The trace {@code traceId} of {@code tenantId} in read model {@code rm}, if there is one. */
-    public Uni<Optional<JsonObject>> find(ReadModel rm, String tenantId, String traceId) {
-        return pool.preparedQuery(rm.sql(SELECT)).execute(Tuple.of(tenantId, traceId))
+    public Uni<Optional<JsonObject>> find(ReadModel rm, TenantId tenant, String traceId) {
+        return pool.preparedQuery(rm.sql(SELECT)).execute(Tuple.of(tenant.value(), traceId))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(trace(rows.iterator().next())));
     }
 

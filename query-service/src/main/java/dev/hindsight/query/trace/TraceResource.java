@@ -6,6 +6,7 @@ import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.readmodel.Generations;
 import dev.hindsight.query.readmodel.ReadCache;
 import dev.hindsight.query.readmodel.Rendered;
@@ -69,7 +70,7 @@ public class TraceResource {
     @Parameter(name = "If-None-Match", in = ParameterIn.HEADER, schema = @Schema(type = SchemaType.STRING),
             description = "An ETag this endpoint answered with: 304 while the answer is unchanged")
     public Uni<Response> get(@PathParam("traceId") @Size(max = 128) String traceId, @Context Request request) {
-        String tenantId = tenant.tenant();
+        TenantId tenantId = tenant.tenant();
         return generations.current().chain(rm -> cache.trace(tenantId, traceId, rm.generation(),
                         () -> traces.find(rm, tenantId, traceId).map(found -> Rendered.of(found
                                 .orElseThrow(() -> ProblemException.notFound("No trace " + traceId))

@@ -2,6 +2,7 @@ package dev.hindsight.query.readmodel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hindsight.platform.tenant.TenantId;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -16,9 +17,9 @@ class ChangeCodecTest {
 
     @Test
     void aChangeSurvivesTheRoundTripWithItsTradingDay() {
-        Change started = new Change("tenant-a", "session", "s-1", AT,
+        Change started = new Change(TenantId.of("tenant-a"), "session", "s-1", AT,
                 new Change.TradingDay("job-1", LocalDate.of(2025, 10, 2), "gpt-5"));
-        Change summarized = new Change("tenant-a", "session_summarized", "s-1", AT);
+        Change summarized = new Change(TenantId.of("tenant-a"), "session_summarized", "s-1", AT);
 
         List<String> payloads = ChangeCodec.encode(List.of(started, summarized));
 
@@ -28,14 +29,14 @@ class ChangeCodecTest {
 
     @Test
     void aTradingDayWithoutJobOrModelKeepsThemAbsent() {
-        Change change = new Change("t", "session", "s", AT, new Change.TradingDay(null, LocalDate.of(2025, 1, 1), null));
+        Change change = new Change(TenantId.of("t"), "session", "s", AT, new Change.TradingDay(null, LocalDate.of(2025, 1, 1), null));
 
         assertThat(ChangeCodec.decode(ChangeCodec.encode(List.of(change)).get(0))).containsExactly(change);
     }
 
     @Test
     void separatorsAndPercentSignsInsideFieldsAreEscaped() {
-        Change odd = new Change("ten%ant\u001f", "decision_set", "id\u001e%1F%", AT);
+        Change odd = new Change(TenantId.of("ten%ant\u001f"), "decision_set", "id\u001e%1F%", AT);
 
         String payload = ChangeCodec.encode(List.of(odd, odd)).get(0);
 
@@ -47,7 +48,7 @@ class ChangeCodecTest {
     void payloadsStayUnderTheLimitInBytesNotCharacters() {
         List<Change> changes = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
-            changes.add(new Change("tenant-ü", "session", "séance-" + i + "-日本", AT));
+            changes.add(new Change(TenantId.of("tenant-ü"), "session", "séance-" + i + "-日本", AT));
         }
 
         List<String> payloads = ChangeCodec.encode(changes, 1000);
@@ -63,8 +64,8 @@ class ChangeCodecTest {
 
     @Test
     void aChangeTooLargeForAnyPayloadBecomesEverything() {
-        Change huge = new Change("t", "session", "x".repeat(9000), AT);
-        Change small = new Change("t", "session", "s", AT);
+        Change huge = new Change(TenantId.of("t"), "session", "x".repeat(9000), AT);
+        Change small = new Change(TenantId.of("t"), "session", "s", AT);
 
         List<Change> decoded = new ArrayList<>();
         ChangeCodec.encode(List.of(small, huge, small)).forEach(p -> decoded.addAll(ChangeCodec.decode(p)));
@@ -93,7 +94,7 @@ class ChangeCodecTest {
                 Change.TradingDay day = random.nextBoolean() ? null
                         : new Change.TradingDay(text(random, alphabet), LocalDate.ofEpochDay(random.nextInt(30000)),
                                 text(random, alphabet));
-                changes.add(new Change(text(random, alphabet), text(random, alphabet), text(random, alphabet),
+                changes.add(new Change(TenantId.of("t" + text(random, alphabet)), text(random, alphabet), text(random, alphabet),
                         Instant.ofEpochMilli(random.nextLong(0, 4_000_000_000_000L)), day));
             }
             int max = 200 + random.nextInt(2000);

@@ -10,6 +10,7 @@ import dev.hindsight.events.reasoning.MessageRecorded;
 import dev.hindsight.events.reasoning.MessageRole;
 import dev.hindsight.events.reasoning.SessionKind;
 import dev.hindsight.events.reasoning.SessionStarted;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestEvents;
 import dev.hindsight.testing.TestTenants;
@@ -70,7 +71,7 @@ class ReadCacheFlowTest {
 
         try {
             // Another replica's projection announces a change to the session: the next read shows the row as it is.
-            announce(new Change("tenant-a", "session", sessionId, Instant.now()));
+            announce(new Change(TenantId.of("tenant-a"), "session", sessionId, Instant.now()));
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                     assertThat(read(sessionId).jsonPath().getString("session_summary")).isEqualTo("changed quietly"));
             assertThat(read(sessionId).header("ETag")).isNotEqualTo(first.header("ETag"));
@@ -153,7 +154,7 @@ class ReadCacheFlowTest {
     /** Puts the row back as the projection wrote it: other tests rebuild the read model from the topics and compare. */
     private void restore(String sessionId) {
         quietly("UPDATE {rm}.session SET session_summary = NULL WHERE session_id = $1", sessionId);
-        announce(new Change("tenant-a", "session", sessionId, Instant.now()));
+        announce(new Change(TenantId.of("tenant-a"), "session", sessionId, Instant.now()));
     }
 
     @Test
@@ -168,7 +169,7 @@ class ReadCacheFlowTest {
 
         // Announced until heard: the stream's subscription may start a moment after the response's headers.
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            announce(new Change("tenant-a", "session_summarized", theirs, Instant.now()));
+            announce(new Change(TenantId.of("tenant-a"), "session_summarized", theirs, Instant.now()));
             return line.isDone();
         });
         assertThat(line.get(1, TimeUnit.SECONDS)).contains("session_summarized");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +52,7 @@ class ReadCacheTest {
     void aChangeToTheSessionMakesTheNextReadLoadAgain() {
         read("s-1", 1);
 
-        cache.invalidate(List.of(new Change("tenant-a", "session", "s-1", AT)));
+        cache.invalidate(List.of(new Change(TenantId.of("tenant-a"), "session", "s-1", AT)));
         read("s-1", 1);
 
         assertThat(loads).hasValue(2);
@@ -61,7 +62,7 @@ class ReadCacheTest {
     void summariesAndJudgementsOfTheSessionInvalidateItToo() {
         for (String kind : List.of("session_summarized", "trace_judged", Change.MESSAGE_SUMMARIZED)) {
             read("s-1", 1);
-            cache.invalidate(List.of(new Change("tenant-a", kind, "s-1", AT)));
+            cache.invalidate(List.of(new Change(TenantId.of("tenant-a"), kind, "s-1", AT)));
         }
         read("s-1", 1);
 
@@ -72,10 +73,10 @@ class ReadCacheTest {
     void changesOfOtherSessionsTenantsOrKindsKeepTheAnswer() {
         read("s-1", 1);
 
-        cache.invalidate(List.of(new Change("tenant-a", "session", "s-2", AT),
-                new Change("tenant-b", "session", "s-1", AT),
-                new Change("tenant-a", "decision_set", "s-1", AT),
-                new Change("tenant-a", "evaluation", "s-1", AT)));
+        cache.invalidate(List.of(new Change(TenantId.of("tenant-a"), "session", "s-2", AT),
+                new Change(TenantId.of("tenant-b"), "session", "s-1", AT),
+                new Change(TenantId.of("tenant-a"), "decision_set", "s-1", AT),
+                new Change(TenantId.of("tenant-a"), "evaluation", "s-1", AT)));
         read("s-1", 1);
 
         assertThat(loads).hasValue(1);
@@ -84,16 +85,16 @@ class ReadCacheTest {
     @Test
     void aLoadOvertakenByAChangeAnswersItsReaderButIsNotKept() {
         AtomicReference<UniEmitter<? super Rendered>> pending = new AtomicReference<>();
-        Uni<Rendered> reader = cache.session("tenant-a", "s-1", 1,
+        Uni<Rendered> reader = cache.session(TenantId.of("tenant-a"), "s-1", 1,
                 () -> Uni.createFrom().<Rendered>emitter(pending::set));
         AtomicReference<Rendered> answered = new AtomicReference<>();
         reader.subscribe().with(answered::set);
 
-        cache.invalidate(List.of(new Change("tenant-a", "session", "s-1", AT)));
+        cache.invalidate(List.of(new Change(TenantId.of("tenant-a"), "session", "s-1", AT)));
         pending.get().complete(rendered("before the change", 1));
 
         assertThat(answered.get()).isNotNull();
-        assertThat(cache.holdsSession("tenant-a", "s-1")).isFalse();
+        assertThat(cache.holdsSession(TenantId.of("tenant-a"), "s-1")).isFalse();
         read("s-1", 1);
         assertThat(loads).hasValue(1);
     }
@@ -108,8 +109,8 @@ class ReadCacheTest {
         };
         AtomicReference<Rendered> first = new AtomicReference<>();
         AtomicReference<Rendered> second = new AtomicReference<>();
-        cache.session("tenant-a", "s-1", 1, load).subscribe().with(first::set);
-        cache.session("tenant-a", "s-1", 1, load).subscribe().with(second::set);
+        cache.session(TenantId.of("tenant-a"), "s-1", 1, load).subscribe().with(first::set);
+        cache.session(TenantId.of("tenant-a"), "s-1", 1, load).subscribe().with(second::set);
 
         pending.get().complete(rendered("once", 1));
 
@@ -124,9 +125,9 @@ class ReadCacheTest {
             return Uni.createFrom().failure(ProblemException.notFound("No session s-9"));
         };
 
-        assertThatThrownBy(() -> cache.session("tenant-a", "s-9", 1, missing).await().atMost(Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> cache.session(TenantId.of("tenant-a"), "s-9", 1, missing).await().atMost(Duration.ofSeconds(1)))
                 .isInstanceOf(ProblemException.class);
-        assertThatThrownBy(() -> cache.session("tenant-a", "s-9", 1, missing).await().atMost(Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> cache.session(TenantId.of("tenant-a"), "s-9", 1, missing).await().atMost(Duration.ofSeconds(1)))
                 .isInstanceOf(ProblemException.class);
         assertThat(loads).hasValue(2);
     }
@@ -138,14 +139,14 @@ class ReadCacheTest {
             return Uni.createFrom().item(Rendered.page("<p>s-1</p>".getBytes(StandardCharsets.UTF_8), 1,
                     Set.of("s-1")));
         };
-        cache.consoleSession("tenant-a", true, "s-1", 1, page).await().indefinitely();
-        cache.consoleSession("tenant-a", false, "s-1", 1, page).await().indefinitely();
-        cache.consoleSession("tenant-a", false, "s-1", 1, page).await().indefinitely();
+        cache.consoleSession(TenantId.of("tenant-a"), true, "s-1", 1, page).await().indefinitely();
+        cache.consoleSession(TenantId.of("tenant-a"), false, "s-1", 1, page).await().indefinitely();
+        cache.consoleSession(TenantId.of("tenant-a"), false, "s-1", 1, page).await().indefinitely();
         assertThat(loads).hasValue(2);
 
-        cache.invalidate(List.of(new Change("tenant-a", "session", "s-1", AT)));
-        cache.consoleSession("tenant-a", true, "s-1", 1, page).await().indefinitely();
-        cache.consoleSession("tenant-a", false, "s-1", 1, page).await().indefinitely();
+        cache.invalidate(List.of(new Change(TenantId.of("tenant-a"), "session", "s-1", AT)));
+        cache.consoleSession(TenantId.of("tenant-a"), true, "s-1", 1, page).await().indefinitely();
+        cache.consoleSession(TenantId.of("tenant-a"), false, "s-1", 1, page).await().indefinitely();
 
         assertThat(loads).hasValue(4);
     }
@@ -176,8 +177,8 @@ class ReadCacheTest {
                 : Uni.createFrom().failure(ProblemException.notFound("No session s-9 (second look)"));
         AtomicReference<Throwable> first = new AtomicReference<>();
         AtomicReference<Throwable> second = new AtomicReference<>();
-        cache.session("tenant-a", "s-9", 1, load).subscribe().with(r -> { }, first::set);
-        cache.session("tenant-a", "s-9", 1, load).subscribe().with(r -> { }, second::set);
+        cache.session(TenantId.of("tenant-a"), "s-9", 1, load).subscribe().with(r -> { }, first::set);
+        cache.session(TenantId.of("tenant-a"), "s-9", 1, load).subscribe().with(r -> { }, second::set);
 
         pending.get().fail(ProblemException.notFound("No session s-9"));
 
@@ -228,7 +229,7 @@ class ReadCacheTest {
         read("s-1", 1);
         readReasoning(GPT5_OCT2, Set.of("s-1"));
 
-        cache.invalidate(List.of(new Change("", ChangeCodec.EVERYTHING, "", AT)));
+        cache.invalidate(List.of(Change.everything(AT)));
 
         assertThat(cache.size()).isZero();
     }
@@ -236,11 +237,11 @@ class ReadCacheTest {
     @Test
     void aReasoningAnswerIsDroppedWhenASessionItShowsChanges() {
         readReasoning(GPT5_OCT2, Set.of("s-1", "s-2"));
-        cache.invalidate(List.of(new Change("tenant-a", "session", "s-3", AT)));
+        cache.invalidate(List.of(new Change(TenantId.of("tenant-a"), "session", "s-3", AT)));
         readReasoning(GPT5_OCT2, Set.of("s-1", "s-2"));
         assertThat(loads).hasValue(1);
 
-        cache.invalidate(List.of(new Change("tenant-a", "session_summarized", "s-2", AT)));
+        cache.invalidate(List.of(new Change(TenantId.of("tenant-a"), "session_summarized", "s-2", AT)));
         readReasoning(GPT5_OCT2, Set.of("s-1", "s-2"));
 
         assertThat(loads).hasValue(2);
@@ -250,17 +251,17 @@ class ReadCacheTest {
     void aReasoningAnswerIsDroppedWhenATradingSessionItsFiltersMatchStarts() {
         readReasoning(GPT5_OCT2, Set.of("s-1"));
 
-        cache.invalidate(List.of(new Change("tenant-a", "session", "s-new", AT,
+        cache.invalidate(List.of(new Change(TenantId.of("tenant-a"), "session", "s-new", AT,
                 new Change.TradingDay("job-9", LocalDate.of(2025, 10, 3), "gpt-5"))));
         readReasoning(GPT5_OCT2, Set.of("s-1"));
         assertThat(loads).as("another day does not match").hasValue(1);
 
-        cache.invalidate(List.of(new Change("tenant-b", "session", "s-new", AT,
+        cache.invalidate(List.of(new Change(TenantId.of("tenant-b"), "session", "s-new", AT,
                 new Change.TradingDay("job-9", LocalDate.of(2025, 10, 2), "gpt-5"))));
         readReasoning(GPT5_OCT2, Set.of("s-1"));
         assertThat(loads).as("another tenant does not match").hasValue(1);
 
-        cache.invalidate(List.of(new Change("tenant-a", "session", "s-new", AT,
+        cache.invalidate(List.of(new Change(TenantId.of("tenant-a"), "session", "s-new", AT,
                 new Change.TradingDay("job-9", LocalDate.of(2025, 10, 2), "gpt-5"))));
         readReasoning(GPT5_OCT2, Set.of("s-1", "s-new"));
         assertThat(loads).hasValue(2);
@@ -298,14 +299,14 @@ class ReadCacheTest {
     }
 
     private Rendered read(String sessionId, int generation) {
-        return cache.session("tenant-a", sessionId, generation, () -> {
+        return cache.session(TenantId.of("tenant-a"), sessionId, generation, () -> {
             loads.incrementAndGet();
             return Uni.createFrom().item(rendered(sessionId + " v" + loads.get() + "x".repeat(1000), generation));
         }).await().atMost(Duration.ofSeconds(1));
     }
 
     private Rendered readReasoning(ReadCache.ReasoningFilters filters, Set<String> shown) {
-        return cache.reasoning("tenant-a", filters, true, "", 1, () -> {
+        return cache.reasoning(TenantId.of("tenant-a"), filters, true, "", 1, () -> {
             loads.incrementAndGet();
             return Uni.createFrom().item(Rendered.of(("reasoning v" + loads.get()).getBytes(StandardCharsets.UTF_8),
                     1, shown));
@@ -322,9 +323,9 @@ class ReadCacheTest {
         cache.open();
 
         read("s-1", 1);
-        assertThat(cache.holdsSession("tenant-a", "s-1")).isFalse();
+        assertThat(cache.holdsSession(TenantId.of("tenant-a"), "s-1")).isFalse();
         Rendered second = read("s-1", 1);
-        assertThat(cache.holdsSession("tenant-a", "s-1")).isTrue();
+        assertThat(cache.holdsSession(TenantId.of("tenant-a"), "s-1")).isTrue();
         Rendered third = read("s-1", 1);
 
         assertThat(loads).hasValue(2);
@@ -353,7 +354,7 @@ class ReadCacheTest {
         read("s-1", 1);
         read("s-1", 1);
 
-        cache.invalidate(List.of(new Change("tenant-a", "session", "s-1", AT)));
+        cache.invalidate(List.of(new Change(TenantId.of("tenant-a"), "session", "s-1", AT)));
         Rendered after = read("s-1", 1);
 
         assertThat(loads).hasValue(3);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.query.reasoning.ReasoningQuery;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -35,7 +36,7 @@ class QueryParsingTest {
         var query = SessionListing.query(
                 new SessionListing.Filters("chat", null, "success", null, null, "2025-10-01", null), null, "10");
         List<Object> params = new ArrayList<>();
-        String sql = query.sql(params, "tenant-a");
+        String sql = query.sql(params, TenantId.of("tenant-a"));
         assertThat(sql).contains("kind = $2").contains("outcome = $3").contains("listed_at >= $4")
                 .doesNotContain("model =").endsWith("LIMIT $5");
         assertThat(params).hasSize(5).last().isEqualTo(11);
@@ -55,7 +56,7 @@ class QueryParsingTest {
         var query = SessionListing.query(new SessionListing.Filters(null, null, null, "completed",
                 "team=a=b", null, null), null, null);
         List<Object> params = new ArrayList<>();
-        String sql = query.sql(params, "tenant-a");
+        String sql = query.sql(params, TenantId.of("tenant-a"));
         assertThat(sql).contains("qa_status = $2").contains("labels @> $3");
         assertThat(params.get(2)).hasToString("{\"team\":\"a=b\"}");
     }

@@ -1,8 +1,8 @@
-package dev.hindsight.memory.distill;
+package dev.hindsight.memory.evidence;
 
-import dev.hindsight.memory.distill.CompletedSession.Activity;
-import dev.hindsight.memory.distill.CompletedSession.Step;
-import dev.hindsight.memory.distill.CompletedSession.Turn;
+import dev.hindsight.memory.evidence.CompletedSession.Activity;
+import dev.hindsight.memory.evidence.CompletedSession.Step;
+import dev.hindsight.memory.evidence.CompletedSession.Turn;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * edits, commands, tool calls) with what failed, and its last answer. Conversation turns come first, then trace
  * activities (a session normally has only one of the two).
  */
-final class SessionEvidence {
+public final class SessionEvidence {
 
     /** Cues that a thought explains a cause or a decision: the thought worth keeping as the approach. */
     private static final Pattern DIAGNOSIS = Pattern.compile("(?i)(?<![\\p{L}])(?:root cause|because|caused by|"
@@ -35,14 +35,14 @@ final class SessionEvidence {
     static final int LABEL_LENGTH = 100;
     static final int ERROR_LENGTH = 160;
 
-    final String task;
-    final List<String> thoughts = new ArrayList<>();
-    final List<Action> actions = new ArrayList<>();
-    final List<String> userMessages = new ArrayList<>();
-    final List<String> assistantMessages = new ArrayList<>();
-    final List<String> commands = new ArrayList<>();
-    final Set<String> editedFiles = new LinkedHashSet<>();
-    final String finalDiff;
+    public final String task;
+    public final List<String> thoughts = new ArrayList<>();
+    public final List<Action> actions = new ArrayList<>();
+    public final List<String> userMessages = new ArrayList<>();
+    public final List<String> assistantMessages = new ArrayList<>();
+    public final List<String> commands = new ArrayList<>();
+    public final Set<String> editedFiles = new LinkedHashSet<>();
+    public final String finalDiff;
 
     private SessionEvidence(CompletedSession session) {
         for (Turn turn : session.turns()) {
@@ -103,12 +103,12 @@ final class SessionEvidence {
         task = Texts.oneLine(stated);
     }
 
-    static SessionEvidence of(CompletedSession session) {
+    public static SessionEvidence of(CompletedSession session) {
         return new SessionEvidence(session);
     }
 
     /** The thought that best explains what was done: the last one naming a cause or a decision, else the last one. */
-    String approach() {
+    public String approach() {
         for (int i = thoughts.size() - 1; i >= 0; i--) {
             if (DIAGNOSIS.matcher(thoughts.get(i)).find()) {
                 return thoughts.get(i);
@@ -117,16 +117,16 @@ final class SessionEvidence {
         return thoughts.isEmpty() ? "" : thoughts.get(thoughts.size() - 1);
     }
 
-    String lastAnswer() {
+    public String lastAnswer() {
         return assistantMessages.isEmpty() ? "" : assistantMessages.get(assistantMessages.size() - 1);
     }
 
-    List<Action> failures() {
+    public List<Action> failures() {
         return actions.stream().filter(Action::failed).toList();
     }
 
     /** The last command that exited 0 after the last edit (or anywhere, when nothing was edited): the verification. */
-    Action verification() {
+    public Action verification() {
         for (int i = actions.size() - 1; i >= 0; i--) {
             Action action = actions.get(i);
             if (action.type() == ActionType.EDIT) {
@@ -143,7 +143,7 @@ final class SessionEvidence {
      * Commands that failed again with nothing edited since their previous failure: the "re-ran it unchanged"
      * anti-pattern, with how many times each failed in a row, in order of first repetition.
      */
-    List<Repetition> repeatedFailures() {
+    public List<Repetition> repeatedFailures() {
         List<Repetition> repetitions = new ArrayList<>();
         Action previous = null;
         int times = 0;
@@ -201,7 +201,7 @@ final class SessionEvidence {
         return Texts.truncate(Texts.oneLine(PYTEST_MARKER.matcher(chosen).replaceFirst("")), ERROR_LENGTH);
     }
 
-    enum ActionType { EDIT, COMMAND, TOOL }
+    public enum ActionType { EDIT, COMMAND, TOOL }
 
     /**
      * One thing the agent did.
@@ -212,10 +212,10 @@ final class SessionEvidence {
      * @param exitCode a command's exit code; null otherwise or when unknown
      * @param error    for a failure, the line that says why; empty otherwise
      */
-    record Action(ActionType type, String label, boolean failed, Integer exitCode, String error) {
+    public record Action(ActionType type, String label, boolean failed, Integer exitCode, String error) {
     }
 
     /** A command that failed {@code times} times in a row with no edit in between. */
-    record Repetition(String command, int times) {
+    public record Repetition(String command, int times) {
     }
 }

@@ -1,7 +1,10 @@
-package dev.hindsight.evaluation.shadow;
+package dev.hindsight.evaluation.audit;
 
 import dev.hindsight.evaluation.insight.InsightEvents;
 import dev.hindsight.evaluation.outbox.Outbox;
+import dev.hindsight.evaluation.shadow.DecisionComparison;
+import dev.hindsight.evaluation.shadow.DecisionSet;
+import dev.hindsight.evaluation.shadow.ShadowEvaluation;
 import dev.hindsight.events.HindsightTopic;
 import dev.hindsight.events.evaluations.DecisionCompared;
 import dev.hindsight.events.evaluations.EvaluationEvent;

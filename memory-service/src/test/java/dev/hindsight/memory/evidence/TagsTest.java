@@ -1,4 +1,4 @@
-package dev.hindsight.memory.distill;
+package dev.hindsight.memory.evidence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

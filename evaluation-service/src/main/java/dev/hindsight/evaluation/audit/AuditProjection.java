@@ -1,5 +1,7 @@
-package dev.hindsight.evaluation.shadow;
+package dev.hindsight.evaluation.audit;
 
+import dev.hindsight.evaluation.shadow.DecisionSet;
+import dev.hindsight.evaluation.shadow.Signal;
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.signals.SignalEvent;
@@ -8,6 +10,7 @@ import dev.hindsight.platform.consumer.Ledger;
 import dev.hindsight.platform.consumer.Projection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -107,13 +110,14 @@ public class AuditProjection extends Projection<SpecificRecordBase> {
             if (event.envelope() instanceof DecisionEvent decision) {
                 DecisionSet set = ShadowMapping.decisionSet(decision);
                 sql = INSERT_SET;
-                row = Tuple.of(set.tenant(), set.decisionSetId(), set.messageId(), set.sessionId(),
+                row = Tuple.of(set.tenant().value(), set.decisionSetId(), set.messageId(), set.sessionId(),
                         ShadowMapping.toJson(set), set.decidedAt().atOffset(ZoneOffset.UTC));
             } else {
                 SignalEvent signalEvent = (SignalEvent) event.envelope();
+                TenantId tenant = TenantId.of(signalEvent.getHeader().getTenantId());
                 Signal signal = ShadowMapping.signal(signalEvent);
                 sql = INSERT_SIGNAL;
-                row = Tuple.from(Arrays.asList(signalEvent.getHeader().getTenantId(),
+                row = Tuple.from(Arrays.asList(tenant.value(),
                         signalEvent.getHeader().getEventId(), signalEvent.getMessageId(), signal.type().wireName(),
                         signal.occurredAt().atOffset(ZoneOffset.UTC), signal.requestedAction(), signal.userAction(),
                         signal.thumbsUp(), signal.violationType()));

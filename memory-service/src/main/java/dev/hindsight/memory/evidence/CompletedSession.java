@@ -1,4 +1,4 @@
-package dev.hindsight.memory.distill;
+package dev.hindsight.memory.evidence;
 
 import java.time.Instant;
 import java.util.Comparator;

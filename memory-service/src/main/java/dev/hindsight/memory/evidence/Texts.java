@@ -1,11 +1,11 @@
-package dev.hindsight.memory.distill;
+package dev.hindsight.memory.evidence;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /** Small text shaping the distiller needs: collapse whitespace, take sentences, cut on a word boundary. */
-final class Texts {
+public final class Texts {
 
     private static final Pattern WHITESPACE = Pattern.compile("\\s+");
     /** A sentence ends at . ! or ? followed by whitespace and a capital, a digit, a quote or a bracket. */
@@ -16,17 +16,17 @@ final class Texts {
     private Texts() {
     }
 
-    static boolean isBlank(String text) {
+    public static boolean isBlank(String text) {
         return text == null || text.isBlank();
     }
 
     /** All whitespace runs (newlines included) as one space, trimmed; null as empty. */
-    static String oneLine(String text) {
+    public static String oneLine(String text) {
         return text == null ? "" : WHITESPACE.matcher(text).replaceAll(" ").strip();
     }
 
     /** The first {@code count} sentences of the text, on one line. */
-    static String sentences(String text, int count) {
+    public static String sentences(String text, int count) {
         String line = oneLine(text);
         if (line.isEmpty()) {
             return line;
@@ -56,7 +56,7 @@ final class Texts {
      * The text cut to at most {@code max} characters (code points are never split): whole when it fits, else cut
      * at the last space before the limit (or hard, when a single word is longer) and ended with an ellipsis.
      */
-    static String truncate(String text, int max) {
+    public static String truncate(String text, int max) {
         String value = text == null ? "" : text;
         if (value.length() <= max) {
             return value;
@@ -71,7 +71,7 @@ final class Texts {
     }
 
     /** The text without trailing spaces, commas, colons and semicolons, so an ellipsis or full stop reads well. */
-    static String stripTrailingPunctuation(String text) {
+    public static String stripTrailingPunctuation(String text) {
         int end = text.length();
         while (end > 0 && " ,;:-".indexOf(text.charAt(end - 1)) >= 0) {
             end--;
@@ -80,7 +80,7 @@ final class Texts {
     }
 
     /** The text ended with a full stop unless it already ends a sentence (or an ellipsis). */
-    static String asSentence(String text) {
+    public static String asSentence(String text) {
         String value = stripTrailingPunctuation(text.strip());
         if (value.isEmpty() || ".!?…".indexOf(value.charAt(value.length() - 1)) >= 0) {
             return value;
@@ -92,7 +92,7 @@ final class Texts {
      * A message split into its prose (code blocks removed) and its first fenced code block, kept verbatim up to
      * {@code maxLines} lines (then closed with a {@code …} line), so a how-to answer keeps its code readable.
      */
-    static Answer splitCode(String message, int maxLines) {
+    public static Answer splitCode(String message, int maxLines) {
         StringBuilder prose = new StringBuilder();
         StringBuilder code = new StringBuilder();
         boolean inFence = false;
@@ -147,7 +147,7 @@ final class Texts {
     }
 
     /** A message's prose on one line, and its first code block (empty when none). */
-    record Answer(String prose, String code) {
+    public record Answer(String prose, String code) {
     }
 
     private static String safeCut(String value, int length) {

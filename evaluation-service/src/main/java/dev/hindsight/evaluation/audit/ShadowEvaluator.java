@@ -1,8 +1,22 @@
-package dev.hindsight.evaluation.shadow;
+package dev.hindsight.evaluation.audit;
 
 import dev.hindsight.evaluation.config.EvaluationConfig;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
+import dev.hindsight.evaluation.shadow.AlignmentWeights;
+import dev.hindsight.evaluation.shadow.DecisionComparator;
+import dev.hindsight.evaluation.shadow.DecisionComparison;
+import dev.hindsight.evaluation.shadow.DecisionSet;
+import dev.hindsight.evaluation.shadow.EvaluationWindow;
+import dev.hindsight.evaluation.shadow.MiniLmSimilarity;
+import dev.hindsight.evaluation.shadow.ReasoningSimilarity;
+import dev.hindsight.evaluation.shadow.ShadowEvaluation;
+import dev.hindsight.evaluation.shadow.ShadowScoreCalculator;
+import dev.hindsight.evaluation.shadow.Signal;
+import dev.hindsight.evaluation.shadow.SignalType;
+import dev.hindsight.evaluation.shadow.Trigger;
+import dev.hindsight.evaluation.shadow.WindowState;
+import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.platform.work.BackgroundWork;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -107,14 +121,15 @@ public class ShadowEvaluator extends BackgroundWork {
     }
 
     private Uni<Integer> evaluate(SqlClient tx, List<Due> due) {
-        String[] tenants = due.stream().map(d -> d.set().tenant()).distinct().toArray(String[]::new);
+        String[] tenants = due.stream().map(d -> d.set().tenant().value()).distinct().toArray(String[]::new);
         String[] messages = due.stream().map(d -> d.set().messageId()).distinct().toArray(String[]::new);
         return tx.preparedQuery(SIGNALS).execute(Tuple.of(tenants, messages))
                 .map(rows -> {
-                    Map<String, List<Signal>> byMessage = new HashMap<>();
+                    Map<MessageKey, List<Signal>> byMessage = new HashMap<>();
                     for (Row row : rows) {
-                        byMessage.computeIfAbsent(row.getString("tenant_id") + "\u0000" + row.getString("message_id"),
-                                k -> new ArrayList<>()).add(signal(row));
+                        MessageKey key = new MessageKey(TenantId.of(row.getString("tenant_id")),
+                                row.getString("message_id"));
+                        byMessage.computeIfAbsent(key, k -> new ArrayList<>()).add(signal(row));
                     }
                     return byMessage;
                 })
@@ -124,8 +139,8 @@ public class ShadowEvaluator extends BackgroundWork {
                     List<Outbox.Event> events = new ArrayList<>();
                     List<Tuple> marks = new ArrayList<>();
                     for (Due d : due) {
-                        List<Signal> signals = byMessage.getOrDefault(d.set().tenant() + "\u0000" + d.set().messageId(),
-                                List.of());
+                        List<Signal> signals = byMessage.getOrDefault(
+                                new MessageKey(d.set().tenant(), d.set().messageId()), List.of());
                         long started = System.nanoTime();
                         ShadowEvaluation evaluation = calculator.evaluate(d.set(), signals, d.revision(), d.trigger());
                         List<DecisionComparison> comparisons = d.revision() == 1 ? comparator.compare(d.set())
@@ -136,7 +151,8 @@ public class ShadowEvaluator extends BackgroundWork {
                             events.add(EvaluationEvents.compared(d.set(), comparison, similarityModel,
                                     evaluation.evaluatedAt(), clock));
                         }
-                        marks.add(Tuple.of(d.set().tenant(), d.set().decisionSetId(), d.revision(), signals.size()));
+                        marks.add(Tuple.of(d.set().tenant().value(), d.set().decisionSetId(), d.revision(),
+                                signals.size()));
                     }
                     return new Decided(events, marks);
                 })
@@ -153,6 +169,10 @@ public class ShadowEvaluator extends BackgroundWork {
     }
 
     private record Due(DecisionSet set, int revision, Trigger trigger) {
+    }
+
+    /** A tenant's message, whose signals a decision set on it is scored with. */
+    private record MessageKey(TenantId tenant, String messageId) {
     }
 
     private record Decided(List<Outbox.Event> events, List<Tuple> marks) {

@@ -1,5 +1,9 @@
-package dev.hindsight.evaluation.shadow;
+package dev.hindsight.evaluation.audit;
 
+import dev.hindsight.evaluation.shadow.Decision;
+import dev.hindsight.evaluation.shadow.DecisionSet;
+import dev.hindsight.evaluation.shadow.Signal;
+import dev.hindsight.evaluation.shadow.SignalType;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.decisions.DecisionSetRecorded;
 import dev.hindsight.events.signals.BehaviorSignalRecorded;
@@ -9,6 +13,7 @@ import dev.hindsight.events.signals.FeedbackRating;
 import dev.hindsight.events.signals.PhaseViolation;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.events.signals.UserFollowupOverride;
+import dev.hindsight.platform.tenant.TenantId;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
@@ -34,7 +39,7 @@ public final class ShadowMapping {
                     : i < set.getShadowVersions().size() ? set.getShadowVersions().get(i) : "shadow-" + (i + 1);
             shadows.add(decision(shadow, version));
         }
-        return new DecisionSet(event.getHeader().getTenantId(), set.getDecisionSetId(), set.getMessageId(),
+        return new DecisionSet(TenantId.of(event.getHeader().getTenantId()), set.getDecisionSetId(), set.getMessageId(),
                 set.getSessionId(), set.getActiveVersion(), decision(set.getActiveDecision(), set.getActiveVersion()),
                 shadows, set.getTimestamp());
     }
@@ -69,7 +74,7 @@ public final class ShadowMapping {
         JsonArray shadows = new JsonArray();
         set.shadows().forEach(d -> shadows.add(toJson(d)));
         return new JsonObject()
-                .put("tenant", set.tenant())
+                .put("tenant", set.tenant().value())
                 .put("decision_set_id", set.decisionSetId())
                 .put("message_id", set.messageId())
                 .put("session_id", set.sessionId())
@@ -82,7 +87,7 @@ public final class ShadowMapping {
     public static DecisionSet fromJson(JsonObject json) {
         List<Decision> shadows = new ArrayList<>();
         json.getJsonArray("shadows").forEach(d -> shadows.add(decision((JsonObject) d)));
-        return new DecisionSet(json.getString("tenant"), json.getString("decision_set_id"),
+        return new DecisionSet(TenantId.of(json.getString("tenant")), json.getString("decision_set_id"),
                 json.getString("message_id"), json.getString("session_id"), json.getString("active_version"),
                 decision(json.getJsonObject("active")), shadows, Instant.parse(json.getString("decided_at")));
     }

@@ -1,4 +1,4 @@
-package dev.hindsight.memory.distill;
+package dev.hindsight.memory.evidence;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * failed (task, summary, thoughts, user messages, error lines), never from code or diffs, where words like "token"
  * or "lock" are identifiers, not problems; the {@value #MAX_PROBLEMS} types with the most cue hits are kept.
  */
-final class Tags {
+public final class Tags {
 
     static final int MAX_LANGUAGES = 4;
     static final int MAX_PROBLEMS = 3;
@@ -52,7 +52,7 @@ final class Tags {
      * @param code     where languages are looked for; see {@link CodeEvidence}
      * @param prose    texts where problem types are looked for
      */
-    static List<String> of(String kind, String model, CodeEvidence code, List<String> prose) {
+    public static List<String> of(String kind, String model, CodeEvidence code, List<String> prose) {
         List<String> tags = new ArrayList<>();
         tags.add("kind:" + slug(kind));
         if (!Texts.isBlank(model)) {
@@ -70,7 +70,7 @@ final class Tags {
      * @param diffs            diffs: only their file headers ({@code diff --git}, {@code ---}, {@code +++})
      * @param messages         messages and summaries: only their code fence names
      */
-    record CodeEvidence(List<String> pathsAndCommands, List<String> diffs, List<String> messages) {
+    public record CodeEvidence(List<String> pathsAndCommands, List<String> diffs, List<String> messages) {
     }
 
     /** The languages the code evidence shows, alphabetical, at most {@value #MAX_LANGUAGES}. */
@@ -138,7 +138,7 @@ final class Tags {
     }
 
     /** Lower case, whitespace as hyphens: {@code Claude 3.5 Sonnet} becomes {@code claude-3.5-sonnet}. */
-    static String slug(String value) {
+    public static String slug(String value) {
         return Texts.oneLine(value).toLowerCase(Locale.ROOT).replace(' ', '-');
     }
 
