@@ -19,7 +19,9 @@ import java.util.List;
  * <li>a service uses no other service's code: they share only {@code platform}, {@code schemas} and
  * {@code memory-model}, and talk over Kafka and HTTP; {@code platform} uses no service;</li>
  * <li>a REST resource (a class annotated {@code @Path}) never touches the database: it calls a repository or query
- * class, which holds the SQL.</li>
+ * class, which holds the SQL;</li>
+ * <li>a feature package (one directly under the service's root) is used by the service's other packages only
+ * through the types its {@code @FeatureApi} offers.</li>
  * </ul>
  */
 public final class Architecture {
@@ -60,6 +62,7 @@ public final class Architecture {
                 .as("REST resources of " + service + " never touch the database (a repository or query class "
                         + "holds the SQL)")
                 .allowEmptyShould(true));
+        rules.add(FeatureApis.rule(rootPackage));
         return rules;
     }
 

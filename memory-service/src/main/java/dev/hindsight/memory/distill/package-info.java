@@ -5,4 +5,7 @@
  * Deterministic: the same session always yields the same drafts, so replaying the reasoning topic distils the same
  * memories.
  */
+@FeatureApi({Distiller.class, ExistingMemory.class, MemoryDraft.class, MemoryMerge.class})
 package dev.hindsight.memory.distill;
+
+import dev.hindsight.platform.FeatureApi;

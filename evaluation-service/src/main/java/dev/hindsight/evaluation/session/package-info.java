@@ -1,0 +1,7 @@
+/**
+ * What summaries and the QA judge need of each session, kept from hindsight.reasoning.v1.
+ */
+@FeatureApi({})
+package dev.hindsight.evaluation.session;
+
+import dev.hindsight.platform.FeatureApi;

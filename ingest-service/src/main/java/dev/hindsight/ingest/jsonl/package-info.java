@@ -1,0 +1,7 @@
+/**
+ * The JSONL import of trading logs (design.md § JSONL import).
+ */
+@FeatureApi({})
+package dev.hindsight.ingest.jsonl;
+
+import dev.hindsight.platform.FeatureApi;
