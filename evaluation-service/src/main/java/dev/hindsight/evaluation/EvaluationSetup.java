@@ -18,7 +18,7 @@ import org.eclipse.microprofile.config.Config;
  * and the sentence-embedding model is loaded once, at start-up rather than on the first comparison.
  */
 @Singleton
-public class EvaluationSetup {
+class EvaluationSetup {
 
     // Before SmallRye Reactive Messaging starts the channels (it observes start-up at LIBRARY_BEFORE).
     void onStart(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, KafkaTopicsConfig topics,

@@ -23,7 +23,7 @@ import org.eclipse.microprofile.config.Config;
  * while searches still use it (design.md § Re-embedding).
  */
 @Singleton
-public class MemorySetup {
+class MemorySetup {
 
     // Before SmallRye Reactive Messaging starts the channels (it observes start-up at LIBRARY_BEFORE).
     void onStart(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) StartupEvent event, KafkaTopicsConfig topics,

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * A process started by the tests (the registry, a packaged service), with its output in a log file and its PID in a
  * file, so that a test JVM killed without its shutdown hooks leaves nothing behind for long: the next run reaps it.
  */
-public final class ChildProcess implements AutoCloseable {
+final class ChildProcess implements AutoCloseable {
 
     private final String name;
     private final Process process;

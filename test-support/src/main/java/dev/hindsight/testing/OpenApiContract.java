@@ -39,7 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * answers success with a body it does not describe (no schema) fails every call to that service, listing them. A
  * mismatch fails the call with an {@link AssertionError} listing what differs.
  */
-public final class OpenApiContract implements Filter {
+final class OpenApiContract implements Filter {
 
     private static final OpenApiContract INSTANCE = new OpenApiContract();
     private final Map<String, OpenApiInteractionValidator> validators = new ConcurrentHashMap<>();

@@ -3,8 +3,10 @@ package dev.hindsight.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -12,7 +14,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * A service's architecture test: each module has a subclass naming the service and its root package, and every rule
  * of {@link Architecture#serviceRules} is one test of it, named after the rule; so are the tenant rules
- * ({@link TenantRules}) and the share of lines any one package may hold.
+ * ({@link TenantRules}), the share of lines any one package may hold, and, where the module's README says who owns
+ * which table, that only the owner writes it ({@link TableOwners}).
  */
 public abstract class ServiceArchitectureTest {
 
@@ -42,6 +45,13 @@ public abstract class ServiceArchitectureTest {
                         }),
                 DynamicTest.dynamicTest("no package of " + service + " holds more than a quarter of its lines",
                         () -> assertThat(SourceRules.oversizedPackages(Path.of("src/main/java"), MAX_PACKAGE_SHARE))
-                                .isEmpty())));
+                                .isEmpty()),
+                DynamicTest.dynamicTest("only its owner writes a table of " + service, () -> {
+                    Path readme = Path.of("README.md");
+                    if (Files.readString(readme).toLowerCase(Locale.ROOT).contains("who owns which table")) {
+                        assertThat(TableOwners.writesOutsideOwner(classes, rootPackage,
+                                TableOwners.fromReadme(readme))).isEmpty();
+                    }
+                })));
     }
 }

@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * Rules read from the sources rather than the classes: how a service's lines are shared among its packages, and that
  * every main-code class name is the repository's only one of that name (so a name says which side it is on).
  */
-public final class SourceRules {
+final class SourceRules {
 
     private SourceRules() {
     }

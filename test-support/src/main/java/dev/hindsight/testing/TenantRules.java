@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  * Statements are every {@code static final String} of the classes (as evaluated, concatenations and {@code formatted}
  * included) and every string literal in their class files that starts as a statement does.
  */
-public final class TenantRules {
+final class TenantRules {
 
     /** The comment a statement carries when it deliberately works across tenants. */
     public static final String EVERY_TENANT = "every tenant";
@@ -138,7 +138,7 @@ public final class TenantRules {
         return violations;
     }
 
-    private static Set<String> statements(JavaClass javaClass) {
+    static Set<String> statements(JavaClass javaClass) {
         Set<String> statements = new LinkedHashSet<>();
         Class<?> type = load(javaClass.getName(), true);
         if (type != null) {

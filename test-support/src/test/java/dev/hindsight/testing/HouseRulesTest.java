@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +62,18 @@ class HouseRulesTest {
         assertThat(violations).hasSize(2);
         assertThat(violations).anyMatch(v -> v.contains("SELECT * FROM invoice WHERE invoice_id = $1"))
                 .anyMatch(v -> v.contains("INSERT INTO invoice (invoice_id)"));
+    }
+
+    @Test
+    void aTableWrittenOutsideItsOwnerIsFound() {
+        Map<String, String> owners = TableOwners.fromReadme(Path.of("src/test/resources/planted-README.md"));
+        assertThat(owners).containsExactly(Map.entry("invoice", "sales"), Map.entry("currency",
+                "billing"));
+        String prefix = "dev.hindsight.testing.planted.billing.Invoices writes invoice, which "
+                + "dev.hindsight.testing.planted.sales owns: ";
+        assertThat(TableOwners.writesOutsideOwner(PLANTED, "dev.hindsight.testing.planted", owners))
+                .containsExactlyInAnyOrder(prefix + "INSERT INTO invoice (invoice_id) VALUES ($1)",
+                        prefix + "DELETE FROM invoice /* every tenant: retention */ WHERE due < now()");
     }
 
     @Test

@@ -32,7 +32,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * {@link ShadowEvaluator} decides from that state when to score.
  */
 @Singleton
-public class AuditProjection extends Projection<SpecificRecordBase> {
+class AuditProjection extends Projection<SpecificRecordBase> {
 
     static final String DECISIONS_CONSUMER = "evaluation.decisions";
     static final String SIGNALS_CONSUMER = "evaluation.signals";

@@ -20,7 +20,7 @@ import java.util.UUID;
  * are the evaluation and comparison ids, derived from the decision set (and revision or shadow version), so a replayed
  * or re-published evaluation is the same event.
  */
-public final class EvaluationEvents {
+final class EvaluationEvents {
 
     private EvaluationEvents() {
     }

@@ -43,7 +43,7 @@ import java.util.Optional;
  * stored state and the clock.
  */
 @Singleton
-public class ShadowEvaluator extends BackgroundWork {
+class ShadowEvaluator extends BackgroundWork {
 
     // The due sets stay locked while they are scored, and a first revision embeds each shadow's reasoning, which
     // takes time per pair: a round of at most 50 sets keeps those locks short.

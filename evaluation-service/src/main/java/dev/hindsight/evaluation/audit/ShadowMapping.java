@@ -24,7 +24,7 @@ import java.util.List;
  * Between the decision-set and signal events, the scoring domain, and the JSON evaluation-service keeps a decision set
  * in.
  */
-public final class ShadowMapping {
+final class ShadowMapping {
 
     private ShadowMapping() {
     }

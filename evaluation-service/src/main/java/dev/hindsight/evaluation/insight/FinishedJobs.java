@@ -19,7 +19,7 @@ import org.jboss.logging.Logger;
  * may prune at the same time: a row is deleted once.
  */
 @Singleton
-public class FinishedJobs extends BackgroundWork {
+class FinishedJobs extends BackgroundWork {
 
     private static final Logger LOG = Logger.getLogger(FinishedJobs.class);
     private static final int CHUNK = 10_000;

@@ -18,7 +18,7 @@ import java.util.List;
 
 /** Reads what a job needs from evaluation-service's session state: a message, a session digest, a trace. */
 @Singleton
-public class InsightInputs {
+class InsightInputs {
 
     private static final String MESSAGE = """
             SELECT content FROM session_message WHERE tenant_id = $1 AND session_id = $2 AND message_index = $3""";

@@ -9,7 +9,7 @@ import io.smallrye.mutiny.Uni;
 import java.util.Optional;
 
 /** The default summarizer and judge: deterministic, offline, no model; the same input always gives the same output. */
-public final class OfflineInsights {
+final class OfflineInsights {
 
     private OfflineInsights() {
     }

@@ -4,7 +4,7 @@ package dev.hindsight.evaluation.judge;
  * Scores a debugging trace synchronously. For deterministic, offline judges; a model-backed judge is asynchronous
  * and has its own interface.
  */
-public interface TraceJudge {
+interface TraceJudge {
 
     /** Stable identifier recorded with every judgement, e.g. {@code rubric.v1}; changes when the scoring changes. */
     String id();

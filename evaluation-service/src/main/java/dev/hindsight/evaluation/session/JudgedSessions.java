@@ -52,7 +52,7 @@ import org.jboss.logging.Logger;
  * transaction; the worker and the outbox relay are woken after it commits.
  */
 @Singleton
-public class JudgedSessions extends LedgeredProjection<ReasoningEvent> {
+class JudgedSessions extends LedgeredProjection<ReasoningEvent> {
 
     static final String CONSUMER = "evaluation.reasoning";
 

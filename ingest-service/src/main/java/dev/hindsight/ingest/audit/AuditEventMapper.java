@@ -28,7 +28,7 @@ import java.util.UUID;
  * {@code hindsight.signals.v1} events, keyed by message id. Records only: no score is computed here (ingest records
  * decision sets and signals and nothing more, design.md § Decision audit and shadow evaluation).
  */
-public final class AuditEventMapper {
+final class AuditEventMapper {
 
     private final Clock clock;
     private final RequestReader reader;

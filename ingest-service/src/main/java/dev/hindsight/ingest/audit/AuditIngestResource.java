@@ -37,7 +37,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.INGEST)
-public class AuditIngestResource {
+class AuditIngestResource {
 
     static final String DECISION_SET_EXAMPLE = """
             {"event_type": "DECISION_SET_CREATED", "level": "info", "payload": {

@@ -16,7 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * Audit payloads: DECISION_SET_CREATED and USER_BEHAVIOR_SIGNAL (design.md § Decision sets,
  * design.md § Behaviour signals).
  */
-public final class AuditRequests {
+final class AuditRequests {
 
     private AuditRequests() {
     }

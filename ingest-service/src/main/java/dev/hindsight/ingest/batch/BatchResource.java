@@ -54,7 +54,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.INGEST)
-public class BatchResource {
+class BatchResource {
 
     /** What happened to one item. */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)

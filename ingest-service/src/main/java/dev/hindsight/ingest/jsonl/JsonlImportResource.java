@@ -52,7 +52,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  */
 @Path("/v1/imports")
 @Tag(name = "Migration")
-public class JsonlImportResource {
+class JsonlImportResource {
 
     /** What one file yielded. */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)

@@ -62,7 +62,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.ADMIN)
-public class KeyResource {
+class KeyResource {
 
     private static final Set<String> SCOPES = Set.of(Scopes.INGEST, Scopes.READ, Scopes.ADMIN);
     private static final SecureRandom RANDOM = new SecureRandom();

@@ -22,7 +22,7 @@ import java.util.Set;
  * Ids are turned into base64 before parsing; an id that is not hex becomes empty, so that its span alone is refused
  * ({@link OtlpSpans}) rather than the whole request.
  */
-public final class OtlpJson {
+final class OtlpJson {
 
     private static final Set<String> IDS = Set.of("traceId", "trace_id", "spanId", "span_id", "parentSpanId",
             "parent_span_id");

@@ -55,7 +55,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  */
 @Path("/otlp/v1")
 @Tag(name = "OpenTelemetry")
-public class OtlpResource {
+class OtlpResource {
 
     static final String PROTOBUF = "application/x-protobuf";
     static final String JSON = "application/json";

@@ -30,7 +30,7 @@ import java.util.Locale;
  * ({@code gen_ai.conversation.id}, {@code session.id}) is longer than a session id may be. Attribute values longer
  * than {@link #MAX_VALUE_CHARS} are cut and named in {@code truncated}. Pure: no I/O.
  */
-public final class OtlpSpans {
+final class OtlpSpans {
 
     /** The longest string value kept (a model's whole answer fits; a pasted file may not). */
     public static final int MAX_VALUE_CHARS = 65_536;

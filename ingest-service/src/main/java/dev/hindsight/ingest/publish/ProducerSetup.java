@@ -18,7 +18,7 @@ import org.eclipse.microprofile.config.Config;
  * limit below the largest event every accepted request fits the event log.
  */
 @Singleton
-public class ProducerSetup {
+class ProducerSetup {
 
     /** What an event adds to the request text it came from: its header, derived ids, Avro framing. */
     static final long ENVELOPE_ROOM = 64 * 1024;

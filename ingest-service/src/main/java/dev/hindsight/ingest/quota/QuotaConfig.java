@@ -13,7 +13,7 @@ import java.util.OptionalDouble;
  * With N replicas behind a load balancer a tenant may send up to N times as much.
  */
 @ConfigMapping(prefix = "hindsight.ingest.quota")
-public interface QuotaConfig {
+interface QuotaConfig {
 
     /** Whether tenants are limited at all. */
     @WithDefault("true")

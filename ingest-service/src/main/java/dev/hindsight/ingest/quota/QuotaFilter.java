@@ -13,7 +13,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * Answers 429 with {@code Retry-After} to a tenant over its quota before the body is read ({@link TenantQuotas}).
  * Requests without a tenant pass on, to be refused by authentication.
  */
-public class QuotaFilter {
+class QuotaFilter {
 
     private final TenantQuotas quotas;
     private final CurrentIdentityAssociation identities;

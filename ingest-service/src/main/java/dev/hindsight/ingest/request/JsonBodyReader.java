@@ -29,7 +29,7 @@ import java.util.List;
  */
 @Provider
 @Consumes(MediaType.APPLICATION_JSON)
-public class JsonBodyReader implements MessageBodyReader<JsonBody> {
+class JsonBodyReader implements MessageBodyReader<JsonBody> {
 
     private final ObjectMapper json;
     private final RequestReader reader;

@@ -15,7 +15,7 @@ import java.util.Set;
  * content_diff) and {@code command_run} (command_text, working_directory, exit_code, stdout, stderr). Reports every
  * missing, mistyped or unknown field with its path.
  */
-public final class ActivityPayloads {
+final class ActivityPayloads {
 
     static final int MAX_TEXT = 1_048_576;
     private static final Map<String, Set<String>> FIELDS = Map.of(

@@ -4,5 +4,5 @@ import dev.hindsight.platform.kafka.Receipt;
 import java.util.List;
 
 /** Answer to an accepted session request: the session it concerns and a Kafka receipt per event published. */
-public record SessionAccepted(String sessionId, List<Receipt> receipts) {
+record SessionAccepted(String sessionId, List<Receipt> receipts) {
 }

@@ -38,7 +38,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.INGEST)
-public class SessionIngestResource {
+class SessionIngestResource {
 
     private final EventLog publisher;
     private final MessageConflicts conflicts;

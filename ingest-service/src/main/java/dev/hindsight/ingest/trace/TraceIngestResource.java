@@ -60,7 +60,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  */
 @Path("/v1")
 @Tag(name = "Traces")
-public class TraceIngestResource {
+class TraceIngestResource {
 
     static final String EXAMPLE = """
             {"trace_id": "3f2b9c1e-7a4d-4e8b-9c1f-2d3e4f5a6b7c", "developer_id": "dev-42", "task_id": "BUG-1234",

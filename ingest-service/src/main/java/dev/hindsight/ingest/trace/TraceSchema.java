@@ -20,7 +20,7 @@ import java.util.List;
  * ({@code events[2].payload.command_text}).
  */
 @ApplicationScoped
-public class TraceSchema {
+class TraceSchema {
 
     static final String RESOURCE = "schemas/trace.schema.json";
 

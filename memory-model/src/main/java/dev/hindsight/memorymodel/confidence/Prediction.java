@@ -4,7 +4,7 @@ package dev.hindsight.memorymodel.confidence;
  * What a memory's signals of one kind said about its usefulness before a person rated it: the thing
  * {@link ProjectWeights#learnFromFeedback} checks against the rating.
  */
-public enum Prediction {
+enum Prediction {
 
     /** The signals said the memory helps (it was retrieved; most outcomes succeeded). */
     HELPFUL,

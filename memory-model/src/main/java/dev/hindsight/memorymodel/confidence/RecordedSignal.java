@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param positive helpful (explicit), succeeded (outcome); always true for usage
  * @param at       when the signal occurred (event time)
  */
-public record RecordedSignal(SignalKind kind, boolean positive, Instant at) {
+record RecordedSignal(SignalKind kind, boolean positive, Instant at) {
 
     public RecordedSignal {
         Objects.requireNonNull(kind, "kind");

@@ -15,7 +15,7 @@ import java.util.Objects;
  *
  * <p>Because {@link ConfidenceModel} reads counts only, a rollup never changes a confidence.
  */
-public final class SignalRollup {
+final class SignalRollup {
 
     /** Signals stay individual for 30 days (design.md § Signal storage). */
     public static final Duration DEFAULT_RETENTION = Duration.ofDays(30);

@@ -32,7 +32,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Memories")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.READ)
-public class ContextResource {
+class ContextResource {
 
     private final ContextInjection injection;
     private final TenantContext tenant;

@@ -25,7 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Operations")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.ADMIN)
-public class EmbeddingAdmin {
+class EmbeddingAdmin {
 
     /** The vector generations as counted now. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

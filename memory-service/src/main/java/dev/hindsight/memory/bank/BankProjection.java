@@ -48,7 +48,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * make a vector visible, and cleared after they are gone.
  */
 @Singleton
-public class BankProjection extends Projection<MemoryEvent> {
+class BankProjection extends Projection<MemoryEvent> {
 
     static final String CONSUMER = "memory.projection";
 

@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param confidence  the memory's confidence, shown with two decimals
  * @param tags        not rendered (they cost tokens and say little to an agent); null reads as empty
  */
-public record ContextMemory(String id, String title, String description, String content, String outcome,
+record ContextMemory(String id, String title, String description, String content, String outcome,
                             double confidence, List<String> tags) {
 
     public ContextMemory {

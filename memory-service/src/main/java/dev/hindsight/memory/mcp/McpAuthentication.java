@@ -21,7 +21,7 @@ import jakarta.enterprise.event.Observes;
  * Quarkus security, as any endpoint does.
  */
 @ApplicationScoped
-public class McpAuthentication {
+class McpAuthentication {
 
     /** Before Quarkus's own security handlers, which only defer authentication (it is lazy in Hindsight). */
     private static final int ORDER = -1_000;

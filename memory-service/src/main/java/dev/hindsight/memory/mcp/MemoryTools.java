@@ -43,7 +43,7 @@ import java.util.UUID;
  * it was used), so none is read-only or idempotent, none destroys anything, and none reaches beyond the bank.
  */
 @Singleton
-public class MemoryTools {
+class MemoryTools {
 
     /** memory_search's own default limit (design.md § Semantic search). */
     static final int DEFAULT_LIMIT = 5;

@@ -34,7 +34,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * outcome signal for a completed verdict.
  */
 @Singleton
-public class DistillerInsights extends LedgeredProjection<InsightEvent> {
+class DistillerInsights extends LedgeredProjection<InsightEvent> {
 
     static final String CONSUMER = "memory.insights";
 

@@ -42,7 +42,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * <p>A session's project is its {@code project} label; without one, a debugging trace's repository name, else its kind.
  */
 @Singleton
-public class DistillerSessions extends LedgeredProjection<ReasoningEvent> {
+class DistillerSessions extends LedgeredProjection<ReasoningEvent> {
 
     static final String CONSUMER = "memory.reasoning";
 

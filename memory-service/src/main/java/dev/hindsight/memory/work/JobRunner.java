@@ -43,7 +43,7 @@ import java.util.UUID;
  * or as the QA judge scored it (at or above the success score, or below the failure score; in between, nothing).
  */
 @Singleton
-public class JobRunner {
+class JobRunner {
 
     private static final String SESSION_USES = """
             SELECT u.memory_id, m.project_id FROM session_memory_use u

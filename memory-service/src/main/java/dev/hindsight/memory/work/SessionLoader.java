@@ -16,7 +16,7 @@ import java.util.Locale;
 
 /** Reads a tracked session as the distiller takes it: three queries, whatever the session's size. */
 @Singleton
-public class SessionLoader {
+class SessionLoader {
 
     private final Pool pool;
 

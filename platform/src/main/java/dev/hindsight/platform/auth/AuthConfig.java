@@ -15,7 +15,7 @@ import java.util.Set;
  * </pre>
  */
 @ConfigMapping(prefix = "hindsight.auth")
-public interface AuthConfig {
+interface AuthConfig {
 
     /** Accepted keys by key id; the key id becomes the principal name and the event's producer identity. */
     Map<String, ApiKey> apiKeys();

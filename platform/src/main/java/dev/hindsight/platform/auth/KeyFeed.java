@@ -33,7 +33,7 @@ import org.jboss.logging.Logger;
  * key.
  */
 @ApplicationScoped
-public class KeyFeed {
+class KeyFeed {
 
     private static final Logger LOG = Logger.getLogger(KeyFeed.class);
     private static final Duration POLL = Duration.ofMillis(500);

@@ -8,7 +8,7 @@ import org.eclipse.microprofile.health.Readiness;
 /** Not ready until the keys issued at run time are read: a key issued before the start must already work. */
 @Readiness
 @ApplicationScoped
-public class KeyFeedCheck implements HealthCheck {
+class KeyFeedCheck implements HealthCheck {
 
     private final KeyFeed feed;
 

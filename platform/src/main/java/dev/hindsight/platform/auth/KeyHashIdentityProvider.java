@@ -8,7 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /** The identity of a key named by its hash: the same tenant and scopes as the key itself would get. */
 @ApplicationScoped
-public class KeyHashIdentityProvider implements IdentityProvider<KeyHashAuthenticationRequest> {
+class KeyHashIdentityProvider implements IdentityProvider<KeyHashAuthenticationRequest> {
 
     private final ApiKeyIdentityProvider keys;
 

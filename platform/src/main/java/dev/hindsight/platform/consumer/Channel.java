@@ -8,7 +8,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * topic its configuration gives it ({@code mp.messaging.incoming.<name>.topic} or {@code .topics}, and
  * {@code .dead-letter-queue.topic}), so that a consumer names only its channel.
  */
-public record Channel(String name, String topic, String deadLetterTopic) {
+record Channel(String name, String topic, String deadLetterTopic) {
 
     /** The channel {@code name} as configured. */
     public static Channel incoming(String name) {

@@ -29,7 +29,7 @@ import org.eclipse.microprofile.health.Readiness;
 @Readiness
 @ApplicationScoped
 @IfBuildProperty(name = "hindsight.health.kafka", stringValue = "informational")
-public class KafkaReachability implements HealthCheck {
+class KafkaReachability implements HealthCheck {
 
     private final Map<String, Object> config = new HashMap<>();
     private volatile Admin admin;

@@ -15,7 +15,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * the HTTP server itself, with a bare 413.)
  */
 @ApplicationScoped
-public class BodyLimitFilter {
+class BodyLimitFilter {
 
     private final long limit;
 

@@ -21,7 +21,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * Service's endpoints and keeps serving), just before the server drains (design.md § Stopping).
  */
 @ApplicationScoped
-public class ShutdownGate {
+class ShutdownGate {
 
     /** How long before the delay ends the gate closes, so that it is closed when the server starts draining. */
     private static final Duration AHEAD = Duration.ofMillis(100);

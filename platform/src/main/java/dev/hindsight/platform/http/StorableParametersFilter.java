@@ -19,7 +19,7 @@ import java.util.Map;
  * decoded: 400 problem+json naming the parameter, instead of a database error deep inside a query.
  */
 @ApplicationScoped
-public class StorableParametersFilter {
+class StorableParametersFilter {
 
     @RouteFilter(Integer.MAX_VALUE - 1)
     void refuseUnstorable(RoutingContext context) {

@@ -24,7 +24,7 @@ import java.util.Map;
  * {@link UnstorableValueException} carrying the value's path, so every reader of request bodies (the REST layer,
  * batch items, seed envelopes) answers with the same precise error.
  */
-public final class StorableJson {
+final class StorableJson {
 
     private StorableJson() {
     }

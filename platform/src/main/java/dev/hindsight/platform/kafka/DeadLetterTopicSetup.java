@@ -20,7 +20,7 @@ import org.jboss.logging.Logger;
  * schema, with the failure reason and its source topic, partition and offset in the headers.
  */
 @Singleton
-public class DeadLetterTopicSetup {
+class DeadLetterTopicSetup {
 
     private static final Logger LOG = Logger.getLogger(DeadLetterTopicSetup.class);
     private static final String PREFIX = "mp.messaging.incoming.";

@@ -9,7 +9,7 @@ import java.util.Map;
  * The Apicurio Avro deserializer, reading Hindsight envelopes through {@link EnvelopeDatumProvider}. The provider is
  * handed over as a class object rather than a class name, so it is the one this application loaded.
  */
-public class EnvelopeDeserializer<T> extends AvroKafkaDeserializer<T> {
+class EnvelopeDeserializer<T> extends AvroKafkaDeserializer<T> {
 
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {

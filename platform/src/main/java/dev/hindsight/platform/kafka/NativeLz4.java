@@ -21,7 +21,7 @@ import org.jboss.logging.Logger;
  * codec and this says so once.
  */
 @Singleton
-public class NativeLz4 {
+class NativeLz4 {
 
     private static final Logger LOG = Logger.getLogger(NativeLz4.class);
 

@@ -21,7 +21,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  * The one place where exceptions become RFC 9457 problem+json responses, for every service. No exception reaches a
  * producer as an HTML page or a bare 500.
  */
-public class ProblemMappers {
+class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
 

@@ -28,7 +28,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @Path("/ui")
 @PermitAll
 @Produces(MediaType.TEXT_HTML)
-public class AuditPages {
+class AuditPages {
 
     private final ConsoleAccess access;
     private final AuditQueries audit;

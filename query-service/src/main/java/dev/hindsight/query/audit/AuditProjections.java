@@ -27,7 +27,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /** The audit events: decision sets and behaviour signals, each topic its own projection. */
-public final class AuditProjections {
+final class AuditProjections {
 
     private AuditProjections() {
     }

@@ -22,7 +22,7 @@ import java.util.List;
  * query.
  */
 @ApplicationScoped
-public class AuditQueries {
+class AuditQueries {
 
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_LIMIT = 1000;

@@ -27,7 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Audit")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.READ)
-public class AuditResource {
+class AuditResource {
 
     private final AuditQueries audit;
     private final TenantContext tenant;

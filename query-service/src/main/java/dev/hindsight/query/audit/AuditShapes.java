@@ -8,7 +8,7 @@ import java.util.Map;
  * What the audit endpoints answer, for the published OpenAPI document: the answers are built as JSON by the queries
  * (the audit events, as PostgreSQL writes them), and these records only describe them.
  */
-public final class AuditShapes {
+final class AuditShapes {
 
     private AuditShapes() {
     }

@@ -14,7 +14,7 @@ import java.util.List;
  * by side, the behaviour signals on its message in time order, every evaluation revision with each version's Reality
  * Alignment Score, and each shadow's comparison with the active decision.
  */
-public record DecisionSetPage(String id, String href, String messageId, String sessionId, String sessionHref,
+record DecisionSetPage(String id, String href, String messageId, String sessionId, String sessionHref,
         String question, String timestamp, List<Decision> decisions, List<Signal> signals, List<String> versions,
         List<Revision> revisions, List<Comparison> comparisons, String context) {
 

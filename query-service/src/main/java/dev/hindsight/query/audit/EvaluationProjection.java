@@ -26,7 +26,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * decision sets they judge. They are events, so a rebuild shows the same scores without computing them again.
  */
 @Singleton
-public class EvaluationProjection extends ReadModelProjection<EvaluationEvent> {
+class EvaluationProjection extends ReadModelProjection<EvaluationEvent> {
 
     private static final String EVALUATION = """
             INSERT INTO {rm}.shadow_evaluation (tenant_id, evaluation_id, decision_set_id, message_id, session_id,

@@ -25,7 +25,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * the evaluations, the mean score and, for shadows, the paired difference against the active decision.
  */
 @ApplicationScoped
-public class LeaderboardQuery {
+class LeaderboardQuery {
 
     /** Scores closer than this are a tie (they are rounded to 4 decimals when computed). */
     static final double TIE = 1e-9;

@@ -31,7 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Audit")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.READ)
-public class LeaderboardResource {
+class LeaderboardResource {
 
     private final LeaderboardQuery leaderboard;
     private final TenantContext tenant;

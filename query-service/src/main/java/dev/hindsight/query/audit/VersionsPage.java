@@ -12,7 +12,7 @@ import java.util.Locale;
  * interval drawn as an error bar on one scale shared by every row, and for shadows their record against the active
  * decision and the promotion recommendation with the evidence it rests on.
  */
-public record VersionsPage(List<Version> versions, long minEvaluations, String from, String to, String scaleLow,
+record VersionsPage(List<Version> versions, long minEvaluations, String from, String to, String scaleLow,
         String scaleHigh) {
 
     static final int BAR_WIDTH = 240;

@@ -20,7 +20,7 @@ import java.util.Set;
  * a key that is no longer valid leaves the request anonymous, and the page sends the browser to sign in.
  */
 @ApplicationScoped
-public class ConsoleAuthenticationMechanism implements HttpAuthenticationMechanism {
+class ConsoleAuthenticationMechanism implements HttpAuthenticationMechanism {
 
     private final ConsoleSignIn signIn;
 

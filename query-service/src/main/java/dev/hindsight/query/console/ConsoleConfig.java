@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /** The console's sign-in (ADR 0011). */
 @ConfigMapping(prefix = "hindsight.console")
-public interface ConsoleConfig {
+interface ConsoleConfig {
 
     /**
      * Key of the HMAC that signs the console cookie: the same on every replica, at least 32 characters. Without it a

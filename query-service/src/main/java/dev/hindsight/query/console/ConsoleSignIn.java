@@ -18,7 +18,7 @@ import org.jboss.logging.Logger;
  * keys issued at run time), under the same limit on failed attempts per source address.
  */
 @ApplicationScoped
-public class ConsoleSignIn {
+class ConsoleSignIn {
 
     private static final Logger LOG = Logger.getLogger(ConsoleSignIn.class);
 

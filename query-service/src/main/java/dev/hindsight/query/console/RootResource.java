@@ -10,7 +10,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 /** {@code GET /} is the console: its sessions list. */
 @Path("/")
 @PermitAll
-public class RootResource {
+class RootResource {
 
     @GET
     @Operation(hidden = true)

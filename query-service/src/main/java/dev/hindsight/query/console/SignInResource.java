@@ -31,7 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @Path("/ui")
 @PermitAll
 @Produces(MediaType.TEXT_HTML)
-public class SignInResource {
+class SignInResource {
 
     private final ConsoleSignIn signIn;
     private final CurrentIdentityAssociation identities;

@@ -24,7 +24,7 @@ import org.jboss.resteasy.reactive.RestStreamElementType;
 @Path("/v1/stream")
 @Tag(name = "Live")
 @RolesAllowed(Scopes.READ)
-public class LiveStream {
+class LiveStream {
 
     /** What changed. */
     public record Event(String kind, String id, Instant at) {

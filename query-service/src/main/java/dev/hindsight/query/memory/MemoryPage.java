@@ -19,7 +19,7 @@ import java.util.Set;
  * The memory pages' view models: a project's memories (a list or a search's answer) and one memory with the evidence
  * behind its confidence. Memory text is scrubbed of secrets, as memory-service's API scrubs what it returns.
  */
-public final class MemoryPage {
+final class MemoryPage {
 
     private static final SecretScrubber SCRUBBER = new SecretScrubber();
 

@@ -38,7 +38,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @Path("/ui")
 @PermitAll
 @Produces(MediaType.TEXT_HTML)
-public class MemoryPages {
+class MemoryPages {
 
     static final int PAGE_SIZE = 50;
     static final int SEARCH_RESULTS = 20;

@@ -46,7 +46,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * purge removes the memories recorded before it whenever they arrive.
  */
 @Singleton
-public class MemoryProjection extends ReadModelProjection<MemoryEvent> {
+class MemoryProjection extends ReadModelProjection<MemoryEvent> {
 
     private static final String RECORD = """
             WITH recorded AS (

@@ -43,7 +43,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * console records no usage signal.
  */
 @Singleton
-public class MemoryQueries {
+class MemoryQueries {
 
     private static final String COLUMNS = """
             SELECT m.memory_id, m.project_id, m.origin, m.title, m.description, m.content, m.outcome, m.tags,

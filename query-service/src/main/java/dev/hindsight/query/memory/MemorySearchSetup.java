@@ -14,7 +14,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * query-service never search, so their start-up does not pay for loading one.
  */
 @Singleton
-public class MemorySearchSetup {
+class MemorySearchSetup {
 
     @Produces
     @Singleton

@@ -28,7 +28,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * is a future, and a broker that does not answer within a few seconds is reported as such rather than waited for.
  */
 @ApplicationScoped
-public class KafkaOverview {
+class KafkaOverview {
 
     static final Duration TIMEOUT = Duration.ofSeconds(5);
 

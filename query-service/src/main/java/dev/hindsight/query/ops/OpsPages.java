@@ -31,7 +31,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @Path("/ui")
 @PermitAll
 @Produces(MediaType.TEXT_HTML)
-public class OpsPages {
+class OpsPages {
 
     /** What the page shows; a part that could not be read carries the reason instead. */
     public record Ops(List<Generation> generations, String generationsError, Embedding embedding,

@@ -30,7 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Operations")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.ADMIN)
-public class ReadModelAdmin {
+class ReadModelAdmin {
 
     private final Generations generations;
     private final Backfill backfill;

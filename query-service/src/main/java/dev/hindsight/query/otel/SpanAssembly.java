@@ -26,7 +26,7 @@ import java.util.TreeMap;
  * messages, else from the tool executions' spans, GenAI {@code execute_tool} or OpenInference {@code TOOL}, which
  * also give an error when the span failed); the answer's last words are its content.
  */
-public final class SpanAssembly {
+final class SpanAssembly {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -11,7 +11,7 @@ import java.util.List;
  * @param attributes the span's attributes as one JSON object (plain JSON values)
  * @param resource   the exporting resource's attributes
  */
-public record SpanFact(String traceId, String spanId, String parentSpanId, String name, String convention,
+record SpanFact(String traceId, String spanId, String parentSpanId, String name, String convention,
         long startNanos, long endNanos, String statusCode, String statusMessage, JsonNode attributes,
         List<Event> events, JsonNode resource) {
 

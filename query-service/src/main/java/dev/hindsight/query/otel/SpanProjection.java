@@ -52,7 +52,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * should not also send the same session id through the event API.
  */
 @Singleton
-public class SpanProjection extends ReadModelProjection<SpanEvent> {
+class SpanProjection extends ReadModelProjection<SpanEvent> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -13,7 +13,7 @@ import java.util.List;
  * would not fit is sent as {@link #EVERYTHING}, which tells every reader to forget all it cached: correct, only less
  * efficient, whatever an id looks like.
  */
-public final class ChangeCodec {
+final class ChangeCodec {
 
     /** PostgreSQL refuses payloads of 8000 bytes or more. */
     public static final int MAX_PAYLOAD_BYTES = 7999;

@@ -11,7 +11,7 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Readiness
 @ApplicationScoped
-public class ChangeFeedCheck implements HealthCheck {
+class ChangeFeedCheck implements HealthCheck {
 
     private final ChangeFeed feed;
 

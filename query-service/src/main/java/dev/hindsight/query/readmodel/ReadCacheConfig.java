@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /** How much of the read API's rendered answers a replica keeps, and for how long at most. */
 @ConfigMapping(prefix = "hindsight.query.cache")
-public interface ReadCacheConfig {
+interface ReadCacheConfig {
 
     /** Off: every read goes to PostgreSQL (answers still carry an ETag). */
     @WithDefault("true")

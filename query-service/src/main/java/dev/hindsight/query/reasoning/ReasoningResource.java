@@ -29,7 +29,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Reasoning")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.READ)
-public class ReasoningResource {
+class ReasoningResource {
 
     private final ReasoningQuery query;
 

@@ -9,7 +9,7 @@ import java.util.List;
  * What {@code GET /reasoning} answers, for the published OpenAPI document: {@link ReasoningQuery} writes the answer as
  * JSON, and these records only describe it.
  */
-public final class ReasoningShapes {
+final class ReasoningShapes {
 
     private ReasoningShapes() {
     }

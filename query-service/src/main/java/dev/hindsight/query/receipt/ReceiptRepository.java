@@ -16,7 +16,7 @@ import java.util.UUID;
 
 /** Which projections of the current read-model generation have applied an event (their ledger rows). */
 @ApplicationScoped
-public class ReceiptRepository {
+class ReceiptRepository {
 
     // One primary-key probe per projection (consumer, event_id); the ledger has no other index, which keeps the
     // projection's insert into it cheap.

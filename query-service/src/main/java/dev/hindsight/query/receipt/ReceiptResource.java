@@ -25,7 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Receipts")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({Scopes.READ, Scopes.INGEST})
-public class ReceiptResource {
+class ReceiptResource {
 
     /** One read model that has applied the event. */
     public record Projection(String projection, OffsetDateTime projectedAt) {

@@ -9,7 +9,7 @@ import java.util.Locale;
  * Cash and portfolio value over a trading day, one point per position in action order, drawn by the server as SVG:
  * the chart needs no script, so it shows without JavaScript and under a policy that allows none inline.
  */
-public record Chart(int width, int height, String cash, String value, String low, String high, int points) {
+record Chart(int width, int height, String cash, String value, String low, String high, int points) {
 
     static final int WIDTH = 640;
     static final int HEIGHT = 160;

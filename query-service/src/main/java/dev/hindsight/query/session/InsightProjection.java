@@ -31,7 +31,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * events, so a rebuild shows the same judgements without asking a model again.
  */
 @Singleton
-public class InsightProjection extends ReadModelProjection<InsightEvent> {
+class InsightProjection extends ReadModelProjection<InsightEvent> {
 
     private static final String MESSAGE_SUMMARY = """
             INSERT INTO {rm}.message_summary (tenant_id, session_id, message_index, status, summary, failure_reason,

@@ -20,7 +20,7 @@ import java.util.List;
  * candidate, and it dominated the database's time under load.
  */
 @ApplicationScoped
-public class MessageConflictRepository {
+class MessageConflictRepository {
 
     // The recorded message's fingerprint is computed from its row only when the index is taken (rare: appends are to
     // new indexes), so nothing extra is stored per message.

@@ -34,7 +34,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({Scopes.INGEST, Scopes.READ})
-public class MessageConflictResource {
+class MessageConflictResource {
 
     /**
      * A message about to be published: its {@link MessageFingerprint}, or (from an ingest-service older than

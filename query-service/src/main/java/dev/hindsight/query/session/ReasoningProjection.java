@@ -43,7 +43,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * batch does not change the result.
  */
 @Singleton
-public class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
+class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
 
     private static final String UPSERT_STARTED = """
             INSERT INTO {rm}.session (tenant_id, session_id, kind, started_at, job_id, trading_date, model, attributes,

@@ -18,7 +18,7 @@ import java.util.List;
  * {@code GET /v1/sessions}: filters, newest first, and an opaque keyset cursor ({@code listed_at}, {@code session_id})
  * so that a page never skips or repeats a session while new ones arrive.
  */
-public final class SessionListing {
+final class SessionListing {
 
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_LIMIT = 200;

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  * cash and portfolio value (trading) or the trace activities and the QA verdict whose evidence links to them (debug).
  * Long texts are cut to a preview; the message's own page shows them whole.
  */
-public record SessionPage(String id, String href, String kind, String startedAt, String completedAt, String outcome,
+record SessionPage(String id, String href, String kind, String startedAt, String completedAt, String outcome,
         String jobId, String date, String model, List<Field> attributes, List<Field> labels, int totalMessages,
         String sessionSummary, Text finalCodeDiff, Qa qa, List<Message> messages, List<Position> positions,
         Chart chart, List<Activity> activities) {

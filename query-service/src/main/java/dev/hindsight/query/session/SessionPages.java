@@ -46,7 +46,7 @@ import org.jboss.resteasy.reactive.RestStreamElementType;
 @Path("/ui")
 @PermitAll
 @Produces(MediaType.TEXT_HTML)
-public class SessionPages {
+class SessionPages {
 
     private static final Set<String> LIVE_KINDS = Set.of("session", "session_summarized", "trace_judged");
     private static final Duration LIVE_WINDOW = Duration.ofMillis(500);

@@ -42,7 +42,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Sessions")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.READ)
-public class SessionResource {
+class SessionResource {
 
     private final SessionRepository sessions;
     private final Generations generations;

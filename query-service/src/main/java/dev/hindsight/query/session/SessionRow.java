@@ -3,7 +3,7 @@ package dev.hindsight.query.session;
 import dev.hindsight.query.console.Text;
 
 /** One session in the sessions list (and in the rows a live list receives). */
-public record SessionRow(String id, String href, String kind, String startedAt, String completedAt, String outcome,
+record SessionRow(String id, String href, String kind, String startedAt, String completedAt, String outcome,
         String model, int messages, Text summary, String qaStatus) {
 
     static SessionRow of(SessionListing.Summary s) {

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The sessions list: the filters as given (to fill the form again), one page of sessions, the next page's URL. */
-public record SessionsPage(SessionListing.Filters filters, List<SessionRow> rows, String next, String live,
+record SessionsPage(SessionListing.Filters filters, List<SessionRow> rows, String next, String live,
         String error) {
 
     /**

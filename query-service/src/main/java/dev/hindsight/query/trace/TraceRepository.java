@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /** Reads a debugging trace (a session of kind debug) in its upload shape (design.md § Trace format), in one query. */
 @ApplicationScoped
-public class TraceRepository {
+class TraceRepository {
 
     private static final String SELECT = "SELECT s.*, " + SessionRepository.ACTIVITIES + " AS activities "
             + "FROM {rm}.session s WHERE s.tenant_id = $1 AND s.session_id = $2 AND s.kind = 'debug'";

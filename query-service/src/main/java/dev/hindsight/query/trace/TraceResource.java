@@ -43,7 +43,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Traces")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Scopes.READ)
-public class TraceResource {
+class TraceResource {
 
     private final TraceRepository traces;
     private final Generations generations;
