@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  * <li>no method, constructor or record of main code takes a tenant as a bare {@code String} (a parameter whose name
  * says tenant): it takes a {@code TenantId}, so a forgotten tenant is a compile error;</li>
  * <li>every SQL statement of main code that reads or writes a tenant-scoped table (one whose migration gives it a
- * {@code tenant_id} column) mentions {@code tenant_id}, unless it says in a comment that it works on
+ * {@code tenant_id} column) binds {@code tenant_id} ({@link #scoped}), unless it says in a comment that it works on
  * {@value #EVERY_TENANT} (retention, job claims, rebuilds): a type proves a tenant was passed, this proves the SQL
  * uses it.</li>
  * </ul>
@@ -45,6 +45,12 @@ final class TenantRules {
             "CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?(?:[\\w%{}]+\\.)?(\\w+)\\s*\\(", Pattern.CASE_INSENSITIVE);
     private static final Pattern ADD_TENANT = Pattern.compile("ALTER\\s+TABLE\\s+(?:IF\\s+EXISTS\\s+)?(?:[\\w%{}]+\\.)?"
             + "(\\w+)\\s+ADD\\s+COLUMN\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?tenant_id\\b", Pattern.CASE_INSENSITIVE);
+
+    private static final Pattern BOUND_TENANT = Pattern.compile(
+            "tenant_id\\s*(?:=|IN)\\s*(?:\\$\\d+|ANY\\s*\\(\\s*\\$\\d+)", Pattern.CASE_INSENSITIVE);
+    private static final Pattern INSERTED_TENANT = Pattern.compile("INSERT\\s+INTO\\s+[^(]+\\([^)]*\\btenant_id\\b",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern VALUES = Pattern.compile("\\bVALUES\\s*\\(", Pattern.CASE_INSENSITIVE);
 
     private TenantRules() {
     }
@@ -127,15 +133,31 @@ final class TenantRules {
                 + String.join("|", tables) + ")\\b", Pattern.CASE_INSENSITIVE);
         List<String> violations = new ArrayList<>();
         for (JavaClass javaClass : classes) {
-            for (String statement : statements(javaClass)) {
+            Set<String> statements = statements(javaClass);
+            for (String statement : statements) {
+                if (isPrefixOfAnother(statement, statements)) {
+                    continue; // a shared beginning (a column list): the statements it begins are checked whole
+                }
                 Matcher table = touches.matcher(statement);
-                if (table.find() && !statement.contains("tenant_id") && !statement.contains(EVERY_TENANT)) {
-                    violations.add(javaClass.getName() + " touches " + table.group(1) + " without tenant_id: "
+                if (table.find() && !scoped(statement)) {
+                    violations.add(javaClass.getName() + " touches " + table.group(1) + " without binding tenant_id: "
                             + abridged(statement));
                 }
             }
         }
         return violations;
+    }
+
+    /**
+     * Whether a statement is held to a tenant: it binds {@code tenant_id} to a parameter ({@code tenant_id = $1},
+     * {@code = ANY($1)}), inserts rows whose {@code tenant_id} it is given ({@code VALUES}), or applies a batch of input rows that carry
+     * their tenants ({@code unnest(...)} joined on {@code tenant_id}); or it says it works on {@value #EVERY_TENANT}.
+     * A tenant column merely mentioned (a correlated subquery's {@code a.tenant_id = s.tenant_id}) is not enough.
+     */
+    static boolean scoped(String statement) {
+        return statement.contains(EVERY_TENANT) || BOUND_TENANT.matcher(statement).find()
+                || (INSERTED_TENANT.matcher(statement).find() && VALUES.matcher(statement).find())
+                || (statement.contains("unnest(") && statement.contains("tenant_id"));
     }
 
     static Set<String> statements(JavaClass javaClass) {
@@ -169,6 +191,15 @@ final class TenantRules {
             }
         });
         return statements;
+    }
+
+    private static boolean isPrefixOfAnother(String statement, Set<String> statements) {
+        for (String other : statements) {
+            if (other.length() > statement.length() && other.startsWith(statement)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The string constants of a class file's constant pool (JVMS 4.4). */

@@ -52,7 +52,7 @@ class ShadowEvaluator extends BackgroundWork {
     private static final String DUE = """
             SELECT tenant_id, decision_set_id, message_id, decision_set::text AS decision_set, decided_at, received_at,
                    signal_count, has_terminal, published_revision, signals_at_last_revision
-            FROM decision_set_state
+            FROM decision_set_state /* every tenant: the sets due */
             WHERE (published_revision = 0 AND (has_terminal OR (decided_at + make_interval(secs => $1) <= now()
                                                                AND received_at + make_interval(secs => $2) <= now())))
                OR (published_revision > 0 AND signal_count > signals_at_last_revision)

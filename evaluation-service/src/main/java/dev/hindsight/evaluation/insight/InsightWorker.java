@@ -35,7 +35,7 @@ public class InsightWorker extends BackgroundWork {
 
     // Due pending jobs, and running jobs whose instance died (lease expired); locked rows are another worker's.
     private static final String CLAIM = """
-            UPDATE insight_job j SET state = 'running', attempts = j.attempts + 1,
+            UPDATE insight_job j /* every tenant: claiming due jobs */ SET state = 'running', attempts = j.attempts + 1,
                    lease_until = now() + make_interval(secs => $2)
             FROM (SELECT tenant_id, session_id, kind, message_index FROM insight_job
                   WHERE (state = 'pending' AND due_at <= now()) OR (state = 'running' AND lease_until < now())

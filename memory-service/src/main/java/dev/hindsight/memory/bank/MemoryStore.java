@@ -75,7 +75,7 @@ public class MemoryStore {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return pool.preparedQuery(COLUMNS + "WHERE m.id = ANY($1) ORDER BY m.id")
+        return pool.preparedQuery(COLUMNS + "/* every tenant: memories by id, re-embedding */ WHERE m.id = ANY($1) ORDER BY m.id")
                 .execute(Tuple.of((Object) ids.toArray(UUID[]::new))).map(MemoryStore::rows);
     }
 

@@ -31,7 +31,7 @@ public class MemoryWorker extends BackgroundWork {
     private static final Duration LEASE = Duration.ofMinutes(5);
 
     private static final String CLAIM = """
-            UPDATE memory_job j SET due_at = now() + $2 * interval '1 millisecond', attempts = j.attempts + 1
+            UPDATE memory_job j /* every tenant: claiming due jobs */ SET due_at = now() + $2 * interval '1 millisecond', attempts = j.attempts + 1
             FROM (SELECT j2.tenant_id, j2.session_id, j2.kind FROM memory_job j2
                   LEFT JOIN tracked_session s ON s.tenant_id = j2.tenant_id AND s.session_id = j2.session_id
                   WHERE j2.done_at IS NULL

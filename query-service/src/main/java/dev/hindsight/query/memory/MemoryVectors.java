@@ -81,7 +81,8 @@ public class MemoryVectors extends BackgroundWork {
                 return Uni.createFrom().item(false);
             }
             return generations.current().chain(rm -> pool.preparedQuery(rm.sql("""
-                            DELETE FROM {rm}.memory_vector WHERE (tenant_id, memory_id, model_id) IN (
+                            DELETE FROM {rm}.memory_vector /* every tenant: retiring a model */
+                            WHERE (tenant_id, memory_id, model_id) IN (
                                 SELECT tenant_id, memory_id, model_id FROM {rm}.memory_vector
                                 WHERE model_id <> $1 LIMIT $2)""")).execute(Tuple.of(state.current(), RETIRE_BATCH)))
                     .map(deleted -> {

@@ -10,6 +10,10 @@ final class Invoices {
     static final String OF_TENANT = "SELECT * FROM invoice WHERE tenant_id = $1 AND invoice_id = $2";
     static final String EXPIRE = "DELETE FROM invoice /* every tenant: retention */ WHERE due < now()";
     static final String CURRENCIES = "SELECT code FROM currency";
+    static final String CORRELATED = "SELECT * FROM invoice i WHERE i.invoice_id = $1 "
+            + "AND EXISTS (SELECT 1 FROM invoice j WHERE j.tenant_id = i.tenant_id AND j.due > i.due)";
+    static final String COLUMNS = "SELECT invoice_id, due FROM invoice ";
+    static final String OWN = COLUMNS + "WHERE tenant_id = $1";
 
     private Invoices() {
     }
