@@ -19,7 +19,9 @@ public enum TestTenants {
     /** A tenant of its own for tests that exhaust its quota of events (ingest's test profile gives it a small one). */
     FLOOD("tenant-flood", "test-key-tenant-flood", "ingest,read"),
     /** Likewise for its quota of bytes. */
-    FLOOD_BYTES("tenant-flood-bytes", "test-key-tenant-flood-bytes", "ingest,read");
+    FLOOD_BYTES("tenant-flood-bytes", "test-key-tenant-flood-bytes", "ingest,read"),
+    /** A tenant whose redaction policy is keep: its secrets reach the log as sent ({@link #config()}). */
+    KEEP("tenant-keep", "test-key-tenant-keep", "ingest,read");
 
     private final String tenant;
     private final String key;
@@ -45,7 +47,7 @@ public enum TestTenants {
         return "Bearer " + key;
     }
 
-    /** Configuration that makes a service accept every test key. */
+    /** Configuration that makes a service accept every test key, and keep {@link #KEEP}'s secrets as sent. */
     public static Map<String, String> config() {
         Map<String, String> config = new java.util.HashMap<>();
         for (TestTenants persona : values()) {
@@ -54,6 +56,7 @@ public enum TestTenants {
             config.put(prefix + "tenant", persona.tenant);
             config.put(prefix + "scopes", persona.scopes);
         }
+        config.put("hindsight.redaction.tenant." + KEEP.tenant, "keep");
         return config;
     }
 }

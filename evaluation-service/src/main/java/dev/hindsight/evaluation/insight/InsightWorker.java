@@ -3,6 +3,7 @@ package dev.hindsight.evaluation.insight;
 import dev.hindsight.evaluation.config.EvaluationConfig;
 import dev.hindsight.evaluation.outbox.Outbox;
 import dev.hindsight.evaluation.outbox.OutboxRelay;
+import dev.hindsight.platform.redact.Redactor;
 import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.platform.work.BackgroundWork;
 import dev.hindsight.platform.work.GroupCommit;
@@ -199,7 +200,8 @@ public class InsightWorker extends BackgroundWork {
     }
 
     private static String reason(Throwable failure) {
+        // A model's error may quote the text it was given: its secrets never reach the job table, the event or the log.
         String message = failure.getMessage();
-        return failure.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+        return failure.getClass().getSimpleName() + (message == null ? "" : ": " + Redactor.operational(message));
     }
 }

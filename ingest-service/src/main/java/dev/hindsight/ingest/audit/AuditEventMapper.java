@@ -1,5 +1,6 @@
 package dev.hindsight.ingest.audit;
 
+import dev.hindsight.platform.redact.Redactor;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hindsight.events.decisions.Decision;
 import dev.hindsight.events.decisions.DecisionEvent;
@@ -32,10 +33,12 @@ final class AuditEventMapper {
 
     private final Clock clock;
     private final RequestReader reader;
+    private final Redactor redactor;
 
-    public AuditEventMapper(Clock clock, RequestReader reader) {
+    public AuditEventMapper(Clock clock, RequestReader reader, Redactor redactor) {
         this.clock = clock;
         this.reader = reader;
+        this.redactor = redactor;
     }
 
     /** The event, or null when {@code errors} received the reasons (each under {@code path}). */
@@ -65,8 +68,7 @@ final class AuditEventMapper {
                 .setMessageId(request.messageId())
                 .setSessionId(request.sessionId())
                 .setQuestionText(request.questionText())
-                .setQuestionHash(request.questionHash() != null ? request.questionHash()
-                        : questionHash(request.questionText()))
+                .setQuestionHash(0L)
                 .setActiveVersion(request.activeVersion())
                 .setShadowVersions(shadowVersions)
                 .setActiveDecision(decision(request.activeDecision(),
@@ -77,6 +79,10 @@ final class AuditEventMapper {
                 .setLevel(level == null ? "info" : level)
                 .setTimestamp(timestamp)
                 .build();
+        // Redacted before the question's hash is taken from it: a hash of a secret would let anyone test a guess.
+        redactor.apply(caller.tenant(), recorded);
+        recorded.setQuestionHash(request.questionHash() != null ? request.questionHash()
+                : questionHash(recorded.getQuestionText()));
         UUID eventId = id(request.eventId(), caller, "decision-set/" + decisionSetId,
                 "decision-set", caller.tenant().value(), decisionSetId);
         var header = EventHeaders.create(eventId, caller.tenant(), caller.principal(), caller.client(), timestamp,
@@ -90,6 +96,8 @@ final class AuditEventMapper {
     public Outgoing<SignalEvent> behaviorSignal(AuditRequests.BehaviorSignal request, String level, String path,
             Sender caller, List<FieldError> errors) {
         int before = errors.size();
+        // Redacted before it is read and hashed into the signal's id: a hash of a secret would let anyone test a guess.
+        redactor.tree(caller.tenant(), request.signalData());
         SignalData.Read data = SignalData.read(reader, request.signalType(), request.signalData(), path + "signal_data",
                 errors);
         Instant timestamp = timestamp(request.timestamp(), path + "timestamp", errors);

@@ -1,5 +1,6 @@
 package dev.hindsight.ingest.audit;
 
+import dev.hindsight.platform.redact.Redactor;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.signals.SignalEvent;
@@ -26,14 +27,14 @@ public class AuditEvents {
     private final AuditEventMapper mapper;
 
     @Inject
-    public AuditEvents(RequestReader reader) {
-        this(reader, Clock.systemUTC());
+    public AuditEvents(RequestReader reader, Redactor redactor) {
+        this(reader, Clock.systemUTC(), redactor);
     }
 
     /** With the clock that stamps the events it reads (a fixed one in tests that compare events). */
-    public AuditEvents(RequestReader reader, Clock clock) {
+    public AuditEvents(RequestReader reader, Clock clock, Redactor redactor) {
         this.reader = reader;
-        this.mapper = new AuditEventMapper(clock, reader);
+        this.mapper = new AuditEventMapper(clock, reader, redactor);
     }
 
     /** Reads a whole body as one decision set; a 400 names every problem. */

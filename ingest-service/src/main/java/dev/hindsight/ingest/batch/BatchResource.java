@@ -1,5 +1,6 @@
 package dev.hindsight.ingest.batch;
 
+import dev.hindsight.platform.redact.Redactor;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -73,11 +74,11 @@ class BatchResource {
     private final MessageConflicts conflicts;
 
     public BatchResource(EventLog events, RequestReader reader, AuditEvents audit, TenantContext tenant,
-            MessageConflicts conflicts, ObjectMapper json) {
+            MessageConflicts conflicts, ObjectMapper json, Redactor redactor) {
         this.json = json;
         this.conflicts = conflicts;
         this.events = events;
-        this.items = new BatchItems(json, reader, audit, new SessionEventMapper(Clock.systemUTC()));
+        this.items = new BatchItems(json, reader, audit, new SessionEventMapper(Clock.systemUTC(), redactor));
         this.tenant = tenant;
     }
 

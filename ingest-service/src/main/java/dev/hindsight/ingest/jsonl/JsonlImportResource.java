@@ -1,5 +1,6 @@
 package dev.hindsight.ingest.jsonl;
 
+import dev.hindsight.platform.redact.Redactor;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -63,9 +64,11 @@ class JsonlImportResource {
     private final RequestReader reader;
     private final TenantContext tenant;
     private final ObjectMapper json;
-    private final SessionEventMapper sessions = new SessionEventMapper(Clock.systemUTC());
+    private final SessionEventMapper sessions;
 
-    public JsonlImportResource(EventLog events, RequestReader reader, TenantContext tenant, ObjectMapper json) {
+    public JsonlImportResource(EventLog events, RequestReader reader, TenantContext tenant, ObjectMapper json,
+            Redactor redactor) {
+        this.sessions = new SessionEventMapper(Clock.systemUTC(), redactor);
         this.events = events;
         this.reader = reader;
         this.tenant = tenant;

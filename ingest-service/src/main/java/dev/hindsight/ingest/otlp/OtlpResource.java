@@ -13,6 +13,7 @@ import dev.hindsight.platform.kafka.EventHeaders;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.redact.Redactor;
 import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
@@ -70,11 +71,13 @@ class OtlpResource {
 
     private final EventLog events;
     private final TenantContext tenant;
+    private final Redactor redactor;
     private final Clock clock = Clock.systemUTC();
 
-    public OtlpResource(EventLog events, TenantContext tenant) {
+    public OtlpResource(EventLog events, TenantContext tenant, Redactor redactor) {
         this.events = events;
         this.tenant = tenant;
+        this.redactor = redactor;
     }
 
     @POST
@@ -108,8 +111,8 @@ class OtlpResource {
             throw ProblemException.badRequest("The body is not an OTLP ExportTraceServiceRequest",
                     List.of(new Problem.FieldError("body", e.getMessage())));
         }
-        OtlpSpans.Result result = OtlpSpans.of(request);
         Sender caller = Sender.of(tenant, userAgent, null);
+        OtlpSpans.Result result = OtlpSpans.of(request, redactor, caller.tenant());
         List<Outgoing<SpanEvent>> outgoing = new ArrayList<>(result.kept().size());
         for (OtlpSpans.Kept kept : result.kept()) {
             // A span exported again (an exporter's retry) is the same event: its id names tenant, trace and span.

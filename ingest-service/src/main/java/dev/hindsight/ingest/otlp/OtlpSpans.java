@@ -9,6 +9,8 @@ import dev.hindsight.events.spans.SpanConvention;
 import dev.hindsight.events.spans.SpanEventRecorded;
 import dev.hindsight.events.spans.SpanRecorded;
 import dev.hindsight.platform.json.StorableText;
+import dev.hindsight.platform.redact.Redactor;
+import dev.hindsight.platform.tenant.TenantId;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -17,8 +19,12 @@ import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * What ingest keeps of an OTLP export (ADR 0012): every span that follows the OTel GenAI conventions ({@code gen_ai.*}
@@ -27,8 +33,10 @@ import java.util.Locale;
  * its whole trace. A span is refused alone when its ids are not valid (a trace id of 16 bytes and a span id of 8, not
  * all zero; a parent id, when given, of 8), when its text cannot be stored as sent ({@link StorableText}: a NUL or a
  * lone surrogate anywhere in its name, status, attributes, events or resource), or when the session id it names
- * ({@code gen_ai.conversation.id}, {@code session.id}) is longer than a session id may be. Attribute values longer
- * than {@link #MAX_VALUE_CHARS} are cut and named in {@code truncated}. Pure: no I/O.
+ * ({@code gen_ai.conversation.id}, {@code session.id}) is longer than a session id may be. Secrets are redacted as
+ * the tenant's policy says, among the decoded values of the attributes (a value holding a JSON document, such as
+ * {@code gen_ai.input.messages}, as that document) and in the status message, before anything is cut: attribute
+ * values longer than {@link #MAX_VALUE_CHARS} are then cut and named in {@code truncated}. Pure: no I/O.
  */
 final class OtlpSpans {
 
@@ -55,13 +63,15 @@ final class OtlpSpans {
     private OtlpSpans() {
     }
 
-    public static Result of(ExportTraceServiceRequest request) {
+    public static Result of(ExportTraceServiceRequest request, Redactor redactor, TenantId tenant) {
+        Consumer<ObjectNode> redact = attributes -> redactor.tree(tenant, attributes);
         List<Kept> kept = new ArrayList<>();
         List<String> reasons = new ArrayList<>();
         int ignored = 0;
         int rejected = 0;
         for (ResourceSpans resourceSpans : request.getResourceSpansList()) {
-            String resource = attributes(resourceSpans.getResource().getAttributesList(), "", new ArrayList<>());
+            String resource = attributes(resourceSpans.getResource().getAttributesList(), "", new ArrayList<>(),
+                    redact);
             String resourceProblem = unstorable(resourceSpans.getResource().getAttributesList());
             for (ScopeSpans scopeSpans : resourceSpans.getScopeSpansList()) {
                 String scope = scopeSpans.getScope().getName().isEmpty() ? null : scopeSpans.getScope().getName();
@@ -86,7 +96,7 @@ final class OtlpSpans {
                         continue;
                     }
                     kept.add(new Kept(HEX.formatHex(span.getTraceId().toByteArray()),
-                            span(span, convention, resource, scope)));
+                            span(span, convention, resource, scope, redact, status -> redactor.text(tenant, status))));
                 }
             }
         }
@@ -219,15 +229,16 @@ final class OtlpSpans {
         return false;
     }
 
-    private static SpanRecorded span(Span span, SpanConvention convention, String resource, String scope) {
+    private static SpanRecorded span(Span span, SpanConvention convention, String resource, String scope,
+            Consumer<ObjectNode> redact, UnaryOperator<String> redactText) {
         List<String> truncated = new ArrayList<>();
-        String attributes = attributes(span.getAttributesList(), "", truncated);
+        String attributes = attributes(span.getAttributesList(), "", truncated, redact);
         List<SpanEventRecorded> events = new ArrayList<>(span.getEventsCount());
         for (int i = 0; i < span.getEventsCount(); i++) {
             Span.Event event = span.getEvents(i);
             events.add(SpanEventRecorded.newBuilder().setName(event.getName())
                     .setTimeUnixNano(event.getTimeUnixNano())
-                    .setAttributes(attributes(event.getAttributesList(), i + "/", truncated)).build());
+                    .setAttributes(attributes(event.getAttributesList(), i + "/", truncated, redact)).build());
         }
         return SpanRecorded.newBuilder()
                 .setSpanId(HEX.formatHex(span.getSpanId().toByteArray()))
@@ -240,7 +251,8 @@ final class OtlpSpans {
                 .setEndTimeUnixNano(span.getEndTimeUnixNano())
                 .setStatusCode(span.getStatus().getCode().name().replaceFirst("^STATUS_CODE_", "")
                         .replace("UNRECOGNIZED", "UNSET"))
-                .setStatusMessage(span.getStatus().getMessage().isEmpty() ? null : span.getStatus().getMessage())
+                .setStatusMessage(span.getStatus().getMessage().isEmpty() ? null
+                        : redactText.apply(span.getStatus().getMessage()))
                 .setAttributes(attributes)
                 .setEvents(events)
                 .setResourceAttributes(resource)
@@ -249,36 +261,67 @@ final class OtlpSpans {
                 .build();
     }
 
-    /** Attributes as one JSON object; {@code prefix} names an event's attributes in {@code truncated}. */
-    static String attributes(List<KeyValue> attributes, String prefix, List<String> truncated) {
+    /**
+     * Attributes as one JSON object, redacted, then each string value longer than the limit cut; {@code prefix} names
+     * an event's attributes in {@code truncated}.
+     */
+    static String attributes(List<KeyValue> attributes, String prefix, List<String> truncated,
+            Consumer<ObjectNode> redact) {
         ObjectNode object = NODES.objectNode();
         for (KeyValue attribute : attributes) {
+            object.set(attribute.getKey(), value(attribute.getValue()));
+        }
+        redact.accept(object);
+        Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
             boolean[] cut = new boolean[1];
-            object.set(attribute.getKey(), value(attribute.getValue(), cut));
+            field.setValue(limited(field.getValue(), cut));
             if (cut[0]) {
-                truncated.add(prefix + attribute.getKey());
+                truncated.add(prefix + field.getKey());
             }
         }
         return object.toString();
     }
 
-    /** OTLP's AnyValue as plain JSON; a string (or bytes, as hex) longer than the limit is cut and {@code cut} set. */
-    static JsonNode value(AnyValue value, boolean[] cut) {
+    /** A value with every string in it longer than the limit cut, and {@code cut} set when one was. */
+    private static JsonNode limited(JsonNode value, boolean[] cut) {
+        if (value.isTextual()) {
+            String text = value.textValue();
+            String limited = limit(text, cut);
+            return limited == text ? value : NODES.textNode(limited);
+        }
+        if (value instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                array.set(i, limited(array.get(i), cut));
+            }
+        } else if (value instanceof ObjectNode object) {
+            Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                field.setValue(limited(field.getValue(), cut));
+            }
+        }
+        return value;
+    }
+
+    /** OTLP's AnyValue as plain JSON (bytes as hex). */
+    static JsonNode value(AnyValue value) {
         return switch (value.getValueCase()) {
-            case STRING_VALUE -> NODES.textNode(limit(value.getStringValue(), cut));
+            case STRING_VALUE -> NODES.textNode(value.getStringValue());
             case BOOL_VALUE -> NODES.booleanNode(value.getBoolValue());
             case INT_VALUE -> NODES.numberNode(value.getIntValue());
             case DOUBLE_VALUE -> Double.isFinite(value.getDoubleValue()) ? NODES.numberNode(value.getDoubleValue())
                     : NODES.textNode(String.valueOf(value.getDoubleValue()).toLowerCase(Locale.ROOT));
-            case BYTES_VALUE -> NODES.textNode(limit(HEX.formatHex(value.getBytesValue().toByteArray()), cut));
+            case BYTES_VALUE -> NODES.textNode(HEX.formatHex(value.getBytesValue().toByteArray()));
             case ARRAY_VALUE -> {
                 ArrayNode array = NODES.arrayNode();
-                value.getArrayValue().getValuesList().forEach(v -> array.add(value(v, cut)));
+                value.getArrayValue().getValuesList().forEach(v -> array.add(value(v)));
                 yield array;
             }
             case KVLIST_VALUE -> {
                 ObjectNode object = NODES.objectNode();
-                value.getKvlistValue().getValuesList().forEach(kv -> object.set(kv.getKey(), value(kv.getValue(), cut)));
+                value.getKvlistValue().getValuesList().forEach(kv -> object.set(kv.getKey(), value(kv.getValue())));
                 yield object;
             }
             default -> NODES.nullNode();   // no value, or a kind this version of OTLP does not know

@@ -7,21 +7,19 @@ import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.events.spans.SpanEvent;
 import dev.hindsight.ingest.quota.TenantQuotas;
 import dev.hindsight.platform.auth.TenantContext;
-import dev.hindsight.platform.kafka.Publisher;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
+import dev.hindsight.platform.kafka.Publisher;
 import dev.hindsight.platform.kafka.Receipt;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.redact.Redactor;
 import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.OutgoingMessageMetadata;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaProducer;
-import io.smallrye.reactive.messaging.OutgoingMessageMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.eclipse.microprofile.config.Config;
-import org.eclipse.microprofile.reactive.messaging.Message;
 import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -30,7 +28,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
@@ -171,7 +172,7 @@ public class EventLog {
                 .ifNoItem().after(ackTimeout).fail()
                 .onFailure(EventLog::isSerializationFailure).transform(failure -> {
                     // Our event could not be written at all: a bug to fix, not Kafka being away.
-                    LOG.errorf(failure, "Could not serialize %d event(s)", count);
+                    LOG.errorf(Redactor.operational(failure), "Could not serialize %d event(s)", count);
                     return new IllegalStateException("Could not serialize the events", failure);
                 })
                 .onFailure(EventLog::isTooLarge).transform(failure -> {

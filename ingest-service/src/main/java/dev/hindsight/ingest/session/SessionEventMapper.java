@@ -1,6 +1,7 @@
 package dev.hindsight.ingest.session;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.reasoning.ActivityRecorded;
 import dev.hindsight.events.reasoning.ChatAttributes;
@@ -25,6 +26,8 @@ import dev.hindsight.platform.kafka.EventHeaders;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.redact.Redactor;
+import dev.hindsight.platform.tenant.TenantId;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -38,13 +41,17 @@ import java.util.UUID;
 /**
  * Turns validated session requests into {@code hindsight.reasoning.v1} events. Checks the rules a single field
  * cannot express (the attributes match the kind, step orders are unique, ...) and reports every violation at once.
+ * Secrets are redacted as the tenant's policy says before anything is derived from what was sent: a message's id and
+ * fingerprint come from its redacted text, so an identical re-send is the same event.
  */
 public final class SessionEventMapper {
 
     private final Clock clock;
+    private final Redactor redactor;
 
-    public SessionEventMapper(Clock clock) {
+    public SessionEventMapper(Clock clock, Redactor redactor) {
         this.clock = clock;
+        this.redactor = redactor;
     }
 
     public Outgoing<ReasoningEvent> sessionStarted(StartSessionRequest request, Sender caller) {
@@ -83,7 +90,7 @@ public final class SessionEventMapper {
                         .build())
                 .setLabels(request.labels() == null ? Map.of() : request.labels())
                 .build();
-        return event(sessionId, header(eventId, caller, startedAt), started);
+        return event(sessionId, header(eventId, caller, startedAt), redactor.apply(caller.tenant(), started));
     }
 
     public List<Outgoing<ReasoningEvent>> messagesRecorded(String sessionId, AppendMessagesRequest request, Sender caller) {
@@ -102,7 +109,8 @@ public final class SessionEventMapper {
             throw ProblemException.badRequest("Some messages are inconsistent", errors);
         }
         List<Outgoing<ReasoningEvent>> events = new ArrayList<>(request.messages().size());
-        for (Message message : request.messages()) {
+        for (Message sent : request.messages()) {
+            Message message = redacted(sent, caller.tenant());
             Instant timestamp = instant(message.timestamp());
             UUID eventId = message.eventId() != null ? message.eventId()
                     : caller.idempotencyKey() != null
@@ -184,7 +192,7 @@ public final class SessionEventMapper {
                     .build();
             UUID eventId = chooseId(null, caller, "activity/" + activity.eventId(),
                     () -> EventIds.derived("activity", sessionId, activity.eventId()));
-            events.add(event(sessionId, header(eventId, caller, timestamp), recorded));
+            events.add(event(sessionId, header(eventId, caller, timestamp), redactor.apply(caller.tenant(), recorded)));
         }
         if (!errors.isEmpty()) {
             throw ProblemException.badRequest("Some events are invalid", errors);
@@ -206,7 +214,42 @@ public final class SessionEventMapper {
                 .build();
         UUID eventId = chooseId(request.eventId(), caller, "completed",
                 () -> EventIds.derived("completed", sessionId));
-        return event(sessionId, header(eventId, caller, completedAt), completed);
+        return event(sessionId, header(eventId, caller, completedAt), redactor.apply(caller.tenant(), completed));
+    }
+
+    /**
+     * The message with its secrets redacted as {@code tenant}'s policy says, every text field a message's event marks
+     * as text (design.md § Redaction): content, tool input, legacy reasoning, and each step's and legacy tool's text,
+     * arguments, result and error. JSON values are redacted among their values.
+     */
+    private Message redacted(Message m, TenantId tenant) {
+        if (!redactor.redacts(tenant)) {
+            return m;
+        }
+        List<AppendMessagesRequest.ThinkingStep> steps = m.thinkingSteps() == null ? null : m.thinkingSteps().stream()
+                .map(s -> new AppendMessagesRequest.ThinkingStep(s.stepOrder(), s.stepType(),
+                        redactor.text(tenant, s.content()), s.toolName(), redacted(s.toolArguments(), tenant),
+                        redactor.text(tenant, s.toolResult()), redactor.text(tenant, s.toolError())))
+                .toList();
+        List<AppendMessagesRequest.LegacyTool> tools = m.tools() == null ? null : m.tools().stream()
+                .map(t -> new AppendMessagesRequest.LegacyTool(t.name(), redacted(t.arguments(), tenant),
+                        redactor.text(tenant, t.result()), redactor.text(tenant, t.error())))
+                .toList();
+        return new Message(m.eventId(), m.messageIndex(), m.role(), redactor.text(tenant, m.content()), m.toolName(),
+                redacted(m.toolInput(), tenant), m.timestamp(), steps, redactor.text(tenant, m.reasoning()), tools);
+    }
+
+    /** A JSON value redacted: a string as text (or as the JSON document it holds), a container among its values. */
+    private JsonNode redacted(JsonNode node, TenantId tenant) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return node;
+        }
+        if (node.isTextual()) {
+            String redacted = redactor.text(tenant, node.textValue());
+            return redacted.equals(node.textValue()) ? node : TextNode.valueOf(redacted);
+        }
+        redactor.tree(tenant, node);
+        return node;
     }
 
     /** The producer's event id, else one from its Idempotency-Key, else one derived from the fact. */

@@ -1,5 +1,6 @@
 package dev.hindsight.ingest.session;
 
+import dev.hindsight.platform.redact.Redactor;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.ingest.conflict.MessageConflicts;
 import dev.hindsight.ingest.publish.EventLog;
@@ -43,9 +44,11 @@ class SessionIngestResource {
     private final EventLog publisher;
     private final MessageConflicts conflicts;
     private final TenantContext tenant;
-    private final SessionEventMapper mapper = new SessionEventMapper(Clock.systemUTC());
+    private final SessionEventMapper mapper;
 
-    public SessionIngestResource(EventLog publisher, MessageConflicts conflicts, TenantContext tenant) {
+    public SessionIngestResource(EventLog publisher, MessageConflicts conflicts, TenantContext tenant,
+            Redactor redactor) {
+        this.mapper = new SessionEventMapper(Clock.systemUTC(), redactor);
         this.publisher = publisher;
         this.conflicts = conflicts;
         this.tenant = tenant;

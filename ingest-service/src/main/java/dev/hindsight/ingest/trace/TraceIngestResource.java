@@ -1,5 +1,6 @@
 package dev.hindsight.ingest.trace;
 
+import dev.hindsight.platform.redact.Redactor;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -90,9 +91,13 @@ class TraceIngestResource {
     private final TenantContext tenant;
     private final ObjectMapper json;
     private final Clock clock = Clock.systemUTC();
-    private final SessionEventMapper sessions = new SessionEventMapper(clock);
+    private final SessionEventMapper sessions;
+    private final Redactor redactor;
 
-    public TraceIngestResource(TraceSchema schema, EventLog events, TenantContext tenant, ObjectMapper json) {
+    public TraceIngestResource(TraceSchema schema, EventLog events, TenantContext tenant, ObjectMapper json,
+            Redactor redactor) {
+        this.sessions = new SessionEventMapper(clock, redactor);
+        this.redactor = redactor;
         this.schema = schema;
         this.events = events;
         this.tenant = tenant;
@@ -171,7 +176,7 @@ class TraceIngestResource {
                         .setRepoCommitHash(text(trace, "repo_commit_hash"))
                         .build())
                 .build();
-        all.add(event(traceId, "trace-started", startedAt, started, caller));
+        all.add(event(traceId, "trace-started", startedAt, redactor.apply(caller.tenant(), started), caller));
         all.addAll(activityEvents);
         String diff = text(trace, "Final_code_diff") != null ? text(trace, "Final_code_diff")
                 : text(trace, "final_code_diff");
@@ -181,7 +186,7 @@ class TraceIngestResource {
                 .setFinalCodeDiff(diff)
                 .setJudgeRequested(true)
                 .build();
-        all.add(event(traceId, "trace-completed", completedAt, completed, caller));
+        all.add(event(traceId, "trace-completed", completedAt, redactor.apply(caller.tenant(), completed), caller));
         return all;
     }
 

@@ -16,6 +16,7 @@ import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.ingest.session.SessionEventMapper;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.redact.Redactor;
 import dev.hindsight.platform.tenant.TenantId;
 import jakarta.validation.Validation;
 import java.nio.charset.StandardCharsets;
@@ -42,8 +43,8 @@ class BatchItemsTest {
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-25T08:00:00Z"), ZoneOffset.UTC);
     private static final RequestReader READER = new RequestReader(JSON, Validation.byProvider(HibernateValidator.class)
             .configure().messageInterpolator(new ParameterMessageInterpolator()).buildValidatorFactory().getValidator());
-    private static final BatchItems ITEMS = new BatchItems(JSON, READER, new AuditEvents(READER, CLOCK),
-            new SessionEventMapper(CLOCK));
+    private static final BatchItems ITEMS = new BatchItems(JSON, READER, new AuditEvents(READER, CLOCK,
+            Redactor.redactingEveryTenant()), new SessionEventMapper(CLOCK, Redactor.redactingEveryTenant()));
     private static final Sender SENDER = new Sender(TenantId.of("tenant-a"), "key-a", "agent/1.0", null);
 
     /** One valid item of every type, each written with its keys in the order producers usually write them. */

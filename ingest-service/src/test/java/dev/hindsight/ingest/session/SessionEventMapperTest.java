@@ -14,6 +14,7 @@ import dev.hindsight.ingest.session.AppendMessagesRequest.ThinkingStep;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.redact.Redactor;
 import dev.hindsight.platform.tenant.TenantId;
 import java.time.Clock;
 import java.time.Instant;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.Test;
 class SessionEventMapperTest {
 
     private static final Instant NOW = Instant.parse("2025-10-02T12:00:00Z");
-    private final SessionEventMapper mapper = new SessionEventMapper(Clock.fixed(NOW, ZoneOffset.UTC));
+    private final SessionEventMapper mapper = new SessionEventMapper(Clock.fixed(NOW, ZoneOffset.UTC),
+            Redactor.redactingEveryTenant());
     private final Sender caller = new Sender(TenantId.of("acme"), "ci", "sdk/1", null);
 
     @Test

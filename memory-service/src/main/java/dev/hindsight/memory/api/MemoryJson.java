@@ -3,7 +3,7 @@ package dev.hindsight.memory.api;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hindsight.memory.bank.MemoryRow;
-import dev.hindsight.memorymodel.scrub.SecretScrubber;
+import dev.hindsight.platform.redact.SecretScrubber;
 import java.time.Instant;
 import java.util.List;
 

@@ -19,6 +19,7 @@ import dev.hindsight.memorymodel.search.Nearest;
 import dev.hindsight.memorymodel.search.SearchRule;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.redact.Redactor;
 import dev.hindsight.platform.tenant.TenantId;
 import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
@@ -47,10 +48,12 @@ public class MemoryBank {
     private final Embeddings embeddings;
     private final MemoryConfig config;
     private final VectorKeeper generations;
+    private final Redactor redactor;
     private final Clock clock = Clock.systemUTC();
 
     public MemoryBank(MemoryStore store, MemoryLog log, VectorStore vectors, Embeddings embeddings,
-            MemoryConfig config, VectorKeeper generations) {
+            MemoryConfig config, VectorKeeper generations, Redactor redactor) {
+        this.redactor = redactor;
         this.generations = generations;
         this.store = store;
         this.log = log;
@@ -64,12 +67,15 @@ public class MemoryBank {
     }
 
     /**
-     * Created at once, bypassing distillation (design.md § Memories), at confidence 0.8. Identical records are one
+     * Created at once, bypassing distillation (design.md § Memories), at confidence 0.8, with its secrets redacted as
+     * the tenant's policy says. Identical records are one
      * memory: the id is derived from what the memory says ({@link NewMemory#identity}), so a retried call (a timeout
      * after the event was written, a host that repeats a tool call) answers the memory the first call made, and two
      * identical calls racing write one row (the projection inserts an id only once).
      */
-    public Uni<Recorded> record(Caller caller, String project, NewMemory memory) {
+    public Uni<Recorded> record(Caller caller, String project, NewMemory sent) {
+        // Redacted before anything is derived from it: the id, the embedding and the event (design.md § Redaction).
+        NewMemory memory = sent.redacted(text -> redactor.text(caller.tenant(), text));
         UUID id = memory.identity(caller.tenant(), project);
         return store.byId(caller.tenant(), id).flatMap(existing -> existing.isPresent()
                 ? Uni.createFrom().item(new Recorded(existing.get(), false))

@@ -7,10 +7,17 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /** An explicitly recorded memory (memory_record / POST .../memories), already validated. */
 public record NewMemory(String title, String description, String content, String outcome, List<String> tags,
         List<String> sourceSessionIds) {
+
+    /** This memory with {@code redact} applied to every text it holds: title, description, content and tags. */
+    public NewMemory redacted(UnaryOperator<String> redact) {
+        return new NewMemory(redact.apply(title), redact.apply(description), redact.apply(content), outcome,
+                tags == null ? null : tags.stream().map(redact).toList(), sourceSessionIds);
+    }
 
     /**
      * The memory's id, derived from what it says: the tenant, the project, its title, description, content and

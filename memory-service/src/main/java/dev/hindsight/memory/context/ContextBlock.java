@@ -1,6 +1,6 @@
 package dev.hindsight.memory.context;
 
-import dev.hindsight.memorymodel.scrub.SecretScrubber;
+import dev.hindsight.platform.redact.SecretScrubber;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

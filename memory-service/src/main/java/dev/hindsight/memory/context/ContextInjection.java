@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hindsight.memory.bank.Caller;
 import dev.hindsight.memory.bank.Found;
 import dev.hindsight.memory.bank.MemoryBank;
-import dev.hindsight.memorymodel.scrub.SecretScrubber;
+import dev.hindsight.platform.redact.SecretScrubber;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.HashSet;

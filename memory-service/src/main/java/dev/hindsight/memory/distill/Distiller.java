@@ -13,7 +13,7 @@ import dev.hindsight.memory.evidence.SessionEvidence.Repetition;
 import dev.hindsight.memory.evidence.SessionEvidence;
 import dev.hindsight.memory.evidence.Tags;
 import dev.hindsight.memory.evidence.Texts;
-import dev.hindsight.memorymodel.scrub.SecretScrubber;
+import dev.hindsight.platform.redact.SecretScrubber;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;

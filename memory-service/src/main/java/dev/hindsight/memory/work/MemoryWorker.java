@@ -1,6 +1,7 @@
 package dev.hindsight.memory.work;
 
 import dev.hindsight.memory.config.MemoryConfig;
+import dev.hindsight.platform.redact.Redactor;
 import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.platform.work.BackgroundWork;
 import io.smallrye.mutiny.Multi;
@@ -85,14 +86,15 @@ public class MemoryWorker extends BackgroundWork {
                     boolean last = job.attempts() >= config.work().maxAttempts();
                     long backoff = config.work().backoff().toMillis() << Math.min(10, job.attempts() - 1);
                     if (last) {
-                        LOG.errorf(failure, "Giving up %s job for session %s after %d attempts", job.kind(),
+                        LOG.errorf(Redactor.operational(failure), "Giving up %s job for session %s after %d attempts", job.kind(),
                                 job.session(), job.attempts());
                     } else {
                         LOG.warnf("%s job for session %s failed (attempt %d): %s", job.kind(), job.session(),
-                                job.attempts(), failure.toString());
+                                job.attempts(), Redactor.operational(failure.toString()));
                     }
                     return pool.preparedQuery(FAILED).execute(Tuple.tuple(List.of(job.tenant().value(), job.session(),
-                            job.kind(), String.valueOf(failure), backoff, last))).replaceWithVoid();
+                            job.kind(), Redactor.operational(String.valueOf(failure)), backoff, last)))
+                            .replaceWithVoid();
                 });
     }
 }

@@ -1,8 +1,9 @@
 package dev.hindsight.platform.consumer;
 
 import dev.hindsight.platform.kafka.Decoded;
-import io.micrometer.core.instrument.Metrics;
 import dev.hindsight.platform.kafka.KafkaTopicsConfig;
+import dev.hindsight.platform.redact.Redactor;
+import io.micrometer.core.instrument.Metrics;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -53,16 +54,18 @@ public class DeadLetters {
         for (Header header : record.headers()) {
             letter.headers().add(header);
         }
-        String cause = reason.getCause() == null ? "" : String.valueOf(reason.getCause());
+        // An error's message may quote what a producer sent: its secrets never reach the dead-letter topic or the log.
+        String cause = reason.getCause() == null ? "" : Redactor.operational(String.valueOf(reason.getCause()));
+        String message = Redactor.operational(String.valueOf(reason.getMessage()));
         letter.headers()
-                .add("dead-letter-reason", utf8(String.valueOf(reason.getMessage())))
+                .add("dead-letter-reason", utf8(message))
                 .add("dead-letter-cause", utf8(cause))
                 .add("dead-letter-exception-class-name", utf8(reason.getClass().getName()))
                 .add("dead-letter-topic", utf8(record.topic()))
                 .add("dead-letter-partition", utf8(Integer.toString(record.partition())))
                 .add("dead-letter-offset", utf8(Long.toString(record.offset())));
-        LOG.warnf("Dead-lettering %s-%d@%d to %s: %s", record.topic(), record.partition(), record.offset(),
-                deadLetterTopic, reason.toString());
+        LOG.warnf("Dead-lettering %s-%d@%d to %s: %s: %s", record.topic(), record.partition(), record.offset(),
+                deadLetterTopic, reason.getClass().getName(), message);
         // send() may block on metadata: never on the event loop.
         return Uni.createFrom().<Void>emitter(emitter -> producer().send(letter, (metadata, failure) -> {
             if (failure == null) {

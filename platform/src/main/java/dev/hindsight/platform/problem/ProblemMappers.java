@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import dev.hindsight.platform.auth.FailedAuthentications;
+import dev.hindsight.platform.redact.Redactor;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -90,7 +91,7 @@ class ProblemMappers {
     @ServerExceptionMapper
     public Response unexpected(Exception e, UriInfo uri) {
         String incident = UUID.randomUUID().toString();
-        LOG.errorf(e, "Unexpected failure on %s (incident %s)", uri.getPath(), incident);
+        LOG.errorf(Redactor.operational(e), "Unexpected failure on %s (incident %s)", uri.getPath(), incident);
         return respond(Problem.of(500, "Internal error",
                 "An unexpected error occurred; quote incident " + incident + " when reporting it")
                 .withInstance(uri.getPath())).build();

@@ -3,6 +3,7 @@ package dev.hindsight.query.console;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import dev.hindsight.platform.redact.Redactor;
 import dev.hindsight.platform.tenant.TenantId;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
@@ -82,7 +83,7 @@ public class ConsoleAccess {
 
     private static Response unexpected(Viewer viewer, UriInfo uri, Throwable e) {
         String incident = UUID.randomUUID().toString();
-        LOG.errorf(e, "Unexpected failure on %s (incident %s)", uri.getPath(), incident);
+        LOG.errorf(Redactor.operational(e), "Unexpected failure on %s (incident %s)", uri.getPath(), incident);
         return html(500, Templates.error(new Layout(viewer, "Something went wrong"),
                 "This page could not be shown; quote incident " + incident + " when reporting it.", List.of())
                 .render());

@@ -3,7 +3,7 @@ package dev.hindsight.query.memory;
 import dev.hindsight.memorymodel.confidence.ProjectWeights;
 import dev.hindsight.memorymodel.confidence.SignalCounts;
 import dev.hindsight.memorymodel.confidence.SignalKind;
-import dev.hindsight.memorymodel.scrub.SecretScrubber;
+import dev.hindsight.platform.redact.SecretScrubber;
 import dev.hindsight.query.console.ConsolePaths;
 import dev.hindsight.query.console.Text;
 import java.net.URLEncoder;

@@ -2,6 +2,7 @@ package dev.hindsight.query.readmodel;
 
 import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.platform.kafka.DecodingDeserializer;
+import dev.hindsight.platform.redact.Redactor;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -132,7 +133,7 @@ public class Backfill {
                     run(model, until);
                 } catch (RuntimeException e) {
                     if (!stopping) {
-                        LOG.errorf(e, "Backfill of read-model generation %d stopped; it resumes within seconds",
+                        LOG.errorf(Redactor.operational(e), "Backfill of read-model generation %d stopped; it resumes within seconds",
                                 model.generation());
                     }
                 } finally {

@@ -1,4 +1,4 @@
-package dev.hindsight.memorymodel.scrub;
+package dev.hindsight.platform.redact;
 
 /**
  * Format-valid but fake credentials, assembled at run time so the repository itself never holds a string that a
@@ -58,6 +58,34 @@ final class Fakes {
 
     static String anthropicKey() {
         return "sk" + "-ant-api03-" + token("", 80) + "-" + token("AA", 6);
+    }
+
+    static String gitlabToken() {
+        return "gl" + "pat-" + token("", 20);
+    }
+
+    static String slackWebhookPath() {
+        return "T0" + token("", 8).toUpperCase(java.util.Locale.ROOT) + "/B0" + token("b", 8) + "/" + token("", 24);
+    }
+
+    static String huggingFaceToken() {
+        return "h" + "f_" + token("", 34);
+    }
+
+    static String npmToken() {
+        return "np" + "m_" + token("", 36);
+    }
+
+    static String googleOauthToken() {
+        return "ya" + "29." + token("a0AfH6", 60);
+    }
+
+    static String azureStorageKey() {
+        return token("Eby8vdM02x", 76) + "==";
+    }
+
+    static String azureSasSignature() {
+        return token("k8Jd", 40) + "%3D";
     }
 
     static String jwt() {

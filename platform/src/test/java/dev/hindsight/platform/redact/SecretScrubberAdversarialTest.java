@@ -1,4 +1,4 @@
-package dev.hindsight.memorymodel.scrub;
+package dev.hindsight.platform.redact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.hindsight.memory.mcp;
+package dev.hindsight.testing;
 
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A minimal MCP client over streamable HTTP, as an agent's would be: initialize, then JSON-RPC requests carrying the
  * session id; answers may come as JSON or as a server-sent event stream.
  */
-final class McpClient {
+public final class McpClient {
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final URI endpoint;
@@ -20,12 +20,12 @@ final class McpClient {
     private final AtomicInteger ids = new AtomicInteger();
     private String session;
 
-    McpClient(URI endpoint, String bearer) {
+    public McpClient(URI endpoint, String bearer) {
         this.endpoint = endpoint;
         this.bearer = bearer;
     }
 
-    JsonObject initialize() {
+    public JsonObject initialize() {
         JsonObject result = request("initialize", new JsonObject().put("protocolVersion", "2025-06-18")
                 .put("capabilities", new JsonObject())
                 .put("clientInfo", new JsonObject().put("name", "hindsight-test").put("version", "1")));
@@ -33,7 +33,7 @@ final class McpClient {
         return result;
     }
 
-    JsonObject request(String method, JsonObject params) {
+    public JsonObject request(String method, JsonObject params) {
         JsonObject body = new JsonObject().put("jsonrpc", "2.0").put("id", ids.incrementAndGet()).put("method", method)
                 .put("params", params);
         HttpResponse<String> response = send(body);
@@ -48,15 +48,15 @@ final class McpClient {
         return answer.getJsonObject("result");
     }
 
-    JsonObject callTool(String name, JsonObject arguments) {
+    public JsonObject callTool(String name, JsonObject arguments) {
         return request("tools/call", new JsonObject().put("name", name).put("arguments", arguments));
     }
 
-    void notify(String method) {
+    public void notify(String method) {
         send(new JsonObject().put("jsonrpc", "2.0").put("method", method));
     }
 
-    int status(String method) {
+    public int status(String method) {
         return send(new JsonObject().put("jsonrpc", "2.0").put("id", ids.incrementAndGet()).put("method", method)
                 .put("params", new JsonObject())).statusCode();
     }

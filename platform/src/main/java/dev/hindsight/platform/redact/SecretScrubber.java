@@ -1,4 +1,4 @@
-package dev.hindsight.memorymodel.scrub;
+package dev.hindsight.platform.redact;
 
 import java.util.List;
 import java.util.Locale;
@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * Replaces secrets in free text with {@code [REDACTED:<kind>]} and leaves everything around them as it was, so a
- * memory keeps its meaning ("the token in {@code Authorization: Bearer [REDACTED:bearer-token]} had expired") without
+ * text keeps its meaning ("the token in {@code Authorization: Bearer [REDACTED:bearer-token]} had expired") without
  * carrying the credential.
  *
  * <p>What it finds, in this order (earlier rules win, later ones skip what is already redacted):
@@ -18,8 +18,11 @@ import java.util.regex.Pattern;
  * <li>{@code aws-access-key-id} (AKIA, ASIA and the other AWS id prefixes, 20 characters);
  * {@code aws-secret-access-key} (40 characters after {@code aws_secret_access_key}, {@code SecretAccessKey}, …);</li>
  * <li>{@code google-api-key} (AIza…), {@code github-token} (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_),
- * {@code slack-token} (xoxa/b/p/r/s-), {@code stripe-key} (sk_/rk_ live or test), {@code anthropic-key}
- * (sk-ant-…), {@code openai-key} (sk-…, sk-proj-…, with at least one digit);</li>
+ * {@code gitlab-token} (glpat-), {@code slack-token} (xoxa/b/p/r/s-), {@code slack-webhook} (the path of a
+ * hooks.slack.com URL), {@code huggingface-token} (hf_), {@code npm-token} (npm_), {@code google-oauth-token}
+ * (ya29.…), {@code azure-storage-key} (AccountKey= and SharedAccessKey= of a connection string),
+ * {@code azure-sas-signature} (the sig= of a shared access signature), {@code stripe-key} (sk_/rk_ live or test),
+ * {@code anthropic-key} (sk-ant-…), {@code openai-key} (sk-…, sk-proj-…, with at least one digit);</li>
  * <li>{@code bearer-token} / {@code basic-auth}: the credential after {@code Authorization: Bearer|Basic|Token}, and
  * after a bare {@code Bearer} when it is at least 20 characters long and has a digit;</li>
  * <li>{@code jwt}: three base64url segments, the first starting {@code eyJ};</li>
@@ -56,7 +59,7 @@ public final class SecretScrubber {
     /** For rules whose pattern alone identifies a secret: a prefix such as ghp_ or AKIA cannot match a marker. */
     private static final Acceptance ALWAYS = (text, match) -> true;
 
-    private static final List<Rule> RULES = List.of(
+    private static final List<Guarded> RULES = List.of(
             when(new PemRule(), "-----begin"),
             when(new RegexRule("(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}"
                     + "(?![A-Za-z0-9])", 0, match -> "aws-access-key-id", ALWAYS),
@@ -70,8 +73,23 @@ public final class SecretScrubber {
             when(new RegexRule("(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}+|github_pat_[A-Za-z0-9_]{22,255}+)",
                     0,
                     match -> "github-token", ALWAYS), "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+            when(new RegexRule("(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20,255}+", 0,
+                    match -> "gitlab-token", ALWAYS), "glpat-"),
             when(new RegexRule("(?<![A-Za-z0-9])xox[abprs]-[A-Za-z0-9-]{10,255}+", 0,
                     match -> "slack-token", ALWAYS), "xox"),
+            when(new RegexRule("(?i)hooks\\.slack\\.com/(?:services|workflows)/([A-Za-z0-9/_-]{20,255}+)", 1,
+                    match -> "slack-webhook", ALWAYS), "hooks.slack.com"),
+            when(new RegexRule("(?<![A-Za-z0-9_-])hf_[A-Za-z0-9]{30,255}+", 0,
+                    match -> "huggingface-token", ALWAYS), "hf_"),
+            when(new RegexRule("(?<![A-Za-z0-9_-])npm_[A-Za-z0-9]{36,255}+", 0,
+                    match -> "npm-token", ALWAYS), "npm_"),
+            when(new RegexRule("(?<![A-Za-z0-9_-])ya29\\.[A-Za-z0-9_-]{20,4096}+", 0,
+                    match -> "google-oauth-token", ALWAYS), "ya29."),
+            when(new RegexRule("(?i)(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey)[ \\t]{0,5}=[ \\t]{0,5}"
+                    + "([A-Za-z0-9+/]{20,512}+={0,2})", 1, match -> "azure-storage-key", ALWAYS),
+                    "accountkey", "sharedaccesskey"),
+            when(new RegexRule("(?<![A-Za-z0-9_])sig=([A-Za-z0-9%+/_-]{20,512}+)", 1,
+                    match -> "azure-sas-signature", (text, match) -> notAReference(match.group(1))), "sig="),
             when(new RegexRule("(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,255}+", 0,
                     match -> "stripe-key", ALWAYS), "sk_", "rk_"),
             when(new RegexRule("(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,255}+", 0,
@@ -111,8 +129,18 @@ public final class SecretScrubber {
             return text;
         }
         String scrubbed = text;
-        for (Rule rule : RULES) {
-            scrubbed = rule.apply(scrubbed);
+        String lower = null;
+        for (Guarded rule : RULES) {
+            if (lower == null) {
+                lower = scrubbed.toLowerCase(Locale.ROOT);
+            }
+            if (rule.triggeredBy(lower)) {
+                String after = rule.rule().apply(scrubbed);
+                if (!after.equals(scrubbed)) {
+                    scrubbed = after;
+                    lower = null;
+                }
+            }
         }
         return scrubbed;
     }
@@ -197,19 +225,24 @@ public final class SecretScrubber {
 
     /**
      * {@code rule}, run only when the text contains one of {@code triggers} (lower case, compared with the text in
-     * lower case): a literal every match of the rule contains. Most memory text holds none, and skipping a rule costs
-     * only a substring search instead of trying its pattern at every position.
+     * lower case, which {@link #scrub} makes once and again only after a rule changed the text): a literal every match
+     * of the rule contains. Most text holds none, and skipping a rule costs only a substring search instead of trying
+     * its pattern at every position.
      */
-    private static Rule when(Rule rule, String... triggers) {
-        return text -> {
-            String lower = text.toLowerCase(Locale.ROOT);
+    private static Guarded when(Rule rule, String... triggers) {
+        return new Guarded(rule, triggers);
+    }
+
+    private record Guarded(Rule rule, String... triggers) {
+
+        boolean triggeredBy(String lower) {
             for (String trigger : triggers) {
                 if (lower.contains(trigger)) {
-                    return rule.apply(text);
+                    return true;
                 }
             }
-            return text;
-        };
+            return false;
+        }
     }
 
     /** The acceptance test of a regex match: whether it really is a secret. */

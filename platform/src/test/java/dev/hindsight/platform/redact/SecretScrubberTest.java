@@ -1,4 +1,4 @@
-package dev.hindsight.memorymodel.scrub;
+package dev.hindsight.platform.redact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +31,38 @@ class SecretScrubberTest {
         String openAi = Fakes.openAiKey();
         String anthropic = Fakes.anthropicKey();
         String jwt = Fakes.jwt();
+        String gitlab = Fakes.gitlabToken();
+        String webhook = Fakes.slackWebhookPath();
+        String hf = Fakes.huggingFaceToken();
+        String npm = Fakes.npmToken();
+        String oauth = Fakes.googleOauthToken();
+        String azureKey = Fakes.azureStorageKey();
+        String sas = Fakes.azureSasSignature();
         return Stream.of(
+                Arguments.of("gitlab-token in a clone command", gitlab,
+                        "git clone https://oauth2@gitlab.example.com/x.git with token " + gitlab + " then build",
+                        "git clone https://oauth2@gitlab.example.com/x.git with token [REDACTED:gitlab-token] then build"),
+                Arguments.of("slack-webhook in a curl", webhook,
+                        "curl -X POST https://hooks.slack.com/services/" + webhook + " -d '{\"text\":\"hi\"}'",
+                        "curl -X POST https://hooks.slack.com/services/[REDACTED:slack-webhook] -d '{\"text\":\"hi\"}'"),
+                Arguments.of("huggingface-token in an env line", hf,
+                        "HF_HUB_TOKEN_VALUE " + hf + " was used to pull the model",
+                        "HF_HUB_TOKEN_VALUE [REDACTED:huggingface-token] was used to pull the model"),
+                Arguments.of("npm-token in an npmrc", npm,
+                        "//registry.npmjs.org/:_authToken " + npm,
+                        "//registry.npmjs.org/:_authToken [REDACTED:npm-token]"),
+                Arguments.of("google-oauth-token in a header dump", oauth,
+                        "the gcloud call sent " + oauth + " and got 403",
+                        "the gcloud call sent [REDACTED:google-oauth-token] and got 403"),
+                Arguments.of("azure-storage-key in a connection string", azureKey,
+                        "DefaultEndpointsProtocol=https;AccountName=traces;AccountKey=" + azureKey
+                                + ";EndpointSuffix=core.windows.net",
+                        "DefaultEndpointsProtocol=https;AccountName=traces;AccountKey=[REDACTED:azure-storage-key]"
+                                + ";EndpointSuffix=core.windows.net"),
+                Arguments.of("azure-sas-signature in a blob URL", sas,
+                        "GET https://traces.blob.core.windows.net/c/a.json?sv=2022-11-02&sp=r&sig=" + sas + " 200",
+                        "GET https://traces.blob.core.windows.net/c/a.json?sv=2022-11-02&sp=r"
+                                + "&sig=[REDACTED:azure-sas-signature] 200"),
                 Arguments.of("aws-access-key-id in a shell session", awsId,
                         "$ export AWS_ACCESS_KEY_ID=" + awsId + "\n$ aws s3 ls s3://hindsight-traces\n",
                         "$ export AWS_ACCESS_KEY_ID=[REDACTED:aws-access-key-id]\n$ aws s3 ls s3://hindsight-traces\n"),
