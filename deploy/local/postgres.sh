@@ -22,11 +22,17 @@ ensure_running() {
   local version
   version=$(ls /etc/postgresql 2>/dev/null | sort -V | tail -n 1)
   [ -n "$version" ] || die "no PostgreSQL cluster under /etc/postgresql"
-  log "starting PostgreSQL $version"
-  pg_ctlcluster --skip-systemctl-redirect "$version" main start
-  touch "$RUN_DIR/postgres.started-by-hindsight"
+  # A cluster that is still starting (or recovering) answers pg_isready with "no response" while pg_ctlcluster
+  # already calls it running, and `start` then fails with exit 2: wait for that one instead of starting it.
+  if pg_ctlcluster "$version" main status >/dev/null 2>&1; then
+    log "PostgreSQL $version is starting; waiting for it to accept connections"
+  else
+    log "starting PostgreSQL $version"
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start
+    touch "$RUN_DIR/postgres.started-by-hindsight"
+  fi
   local i
-  for i in $(seq 1 60); do pg_isready -q -h "$PGHOST" -p "$PGPORT" && return 0; sleep 0.5; done
+  for i in $(seq 1 240); do pg_isready -q -h "$PGHOST" -p "$PGPORT" && return 0; sleep 0.5; done
   die "PostgreSQL did not come up on $PGHOST:$PGPORT"
 }
 
@@ -72,7 +78,7 @@ ensure_memory() {
   psql_super -c "ALTER SYSTEM SET shared_buffers = '$wanted'"
   pg_ctlcluster --skip-systemctl-redirect "$version" main restart
   local i
-  for i in $(seq 1 60); do pg_isready -q -h "$PGHOST" -p "$PGPORT" && return 0; sleep 0.5; done
+  for i in $(seq 1 240); do pg_isready -q -h "$PGHOST" -p "$PGPORT" && return 0; sleep 0.5; done
   die "PostgreSQL did not come back on $PGHOST:$PGPORT after the restart"
 }
 
