@@ -1,5 +1,6 @@
 package dev.hindsight.platform.redact;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -67,7 +68,7 @@ public final class SecretScrubber {
             when(new RegexRule("(?i)(?<![A-Za-z0-9])"
                     + "(?:aws[_-]?secret[_-]?(?:access[_-]?)?key|secret[_-]?access[_-]?key)"
                     + "[\"']?[ \\t]{0,5}(?::=|=>|[:=])[ \\t]{0,5}[\"']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
-                    1, match -> "aws-secret-access-key", ALWAYS), "secret"),
+                    1, match -> "aws-secret-access-key", ALWAYS), "aws", "secret"),
             when(new RegexRule("(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])", 0,
                     match -> "google-api-key", ALWAYS), "aiza"),
             when(new RegexRule("(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}+|github_pat_[A-Za-z0-9_]{22,255}+)",
@@ -104,17 +105,22 @@ public final class SecretScrubber {
                     match -> "jwt", ALWAYS), "eyj"),
             when(new RegexRule("(?<![A-Za-z0-9_-])[Bb]earer[ \\t]{1,5}([A-Za-z0-9._~+/-]{20,4096}+=*+)", 1,
                     match -> "bearer-token", (text, match) -> hasDigit(match.group(1))), "bearer"),
-            when(new RegexRule("(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}+://[^\\s:/@?#\\[\\]\"'<>]{0,256}+:"
+            // Starts at "://", the scheme checked behind it: every rule's match starts at one of its triggers.
+            when(new RegexRule("://(?<=(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://)[^\\s:/@?#\\[\\]\"'<>]{0,256}+:"
                     + "([^\\s/@?#\"'<>]{1,256}+)@", 1,
                     match -> "url-password", (text, match) -> notAReference(match.group(1))), "://"),
-            when(new RegexRule("(?i)(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{0,40}?"
+            // The key word ends a key name of at most 40 more characters: said by a lookbehind, so that the match
+            // starts at the key word, one of the rule's triggers.
+            when(new RegexRule("(?i)(?<![A-Za-z0-9_.-]{41})"
                     + "(?<key>api[_-]?key|client[_-]?secret|secret|token|password|passwd)(?:[_-]?key)?(?![A-Za-z0-9])"
                     + "[\"']?[ \\t]{0,5}(?<sep>:=|=>|[:=])[ \\t]{0,5}"
                     + "(?:\"(?<dq>(?:[^\"\\\\\\r\\n]|\\\\.){1,512}+)\""
                     + "|'(?<sq>(?:[^'\\\\\\r\\n]|\\\\.){1,512}+)'"
                     + "|(?<bare>[^\\s\"'`,;&()\\[\\]{}<>]{1,512}+))",
                     -1, SecretScrubber::assignmentKind, SecretScrubber::isAssignedSecret),
-                    "key", "secret", "token", "password", "passwd"));
+                    "api", "client", "secret", "token", "passw"));
+
+    private static final TriggerIndex TRIGGERS = new TriggerIndex(RULES);
 
     /** A scrubber with the built-in rules; it holds no state, so one instance can be shared by every thread. */
     public SecretScrubber() {
@@ -129,20 +135,37 @@ public final class SecretScrubber {
             return text;
         }
         String scrubbed = text;
-        String lower = null;
-        for (Guarded rule : RULES) {
-            if (lower == null) {
-                lower = scrubbed.toLowerCase(Locale.ROOT);
+        long triggered = TRIGGERS.find(scrubbed);
+        for (int i = 0; i < RULES.size() && triggered != 0; i++) {
+            if ((triggered & (1L << i)) == 0) {
+                continue;
             }
-            if (rule.triggeredBy(lower)) {
-                String after = rule.rule().apply(scrubbed);
-                if (!after.equals(scrubbed)) {
-                    scrubbed = after;
-                    lower = null;
-                }
+            Guarded guarded = RULES.get(i);
+            String after = guarded.rule().apply(scrubbed, guarded.triggers());
+            if (!after.equals(scrubbed)) {
+                // A redaction adds "[REDACTED:<kind>]" and takes text away: look again at what later rules need.
+                scrubbed = after;
+                triggered = TRIGGERS.find(scrubbed) & (-1L << (i + 1));
             }
         }
         return scrubbed;
+    }
+
+    /** The text with A-Z in lower case and nothing else changed, so that every index stays where it was. */
+    private static String asciiLowerCase(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                char[] chars = text.toCharArray();
+                for (int j = i; j < chars.length; j++) {
+                    if (chars[j] >= 'A' && chars[j] <= 'Z') {
+                        chars[j] += 'a' - 'A';
+                    }
+                }
+                return new String(chars);
+            }
+        }
+        return text;
     }
 
     private static String marker(String kind) {
@@ -218,30 +241,101 @@ public final class SecretScrubber {
         return !(match.group("sep").equals(":") && plainWord && proseContinues);
     }
 
-    /** One kind of secret: rewrites the text with that kind redacted. */
+    /**
+     * One kind of secret: rewrites the text with that kind redacted. {@code starts} are the rule's triggers, lower
+     * case: each match starts with one of them, ignoring ASCII case.
+     */
     private interface Rule {
-        String apply(String text);
+        String apply(String text, String[] starts);
     }
 
     /**
-     * {@code rule}, run only when the text contains one of {@code triggers} (lower case, compared with the text in
-     * lower case, which {@link #scrub} makes once and again only after a rule changed the text): a literal every match
-     * of the rule contains. Most text holds none, and skipping a rule costs only a substring search instead of trying
-     * its pattern at every position.
+     * {@code rule}, run only when the text contains one of {@code triggers} (lower case, at least three characters,
+     * compared with the text ignoring ASCII case): a literal every match of the rule contains. Most text holds none,
+     * and skipping a rule saves trying its pattern at every position.
      */
     private static Guarded when(Rule rule, String... triggers) {
         return new Guarded(rule, triggers);
     }
 
     private record Guarded(Rule rule, String... triggers) {
+    }
 
-        boolean triggeredBy(String lower) {
-            for (String trigger : triggers) {
-                if (lower.contains(trigger)) {
-                    return true;
+    /**
+     * Which rules a text triggers, found in one pass over it: a table says which two-character pairs (ASCII, lower
+     * case) stand at the start of some trigger or one character into it, and only where such a pair stands are the
+     * triggers it belongs to compared. Every trigger is three characters or more, so it holds a pair at an even
+     * position of the text: looking at every second position finds them all. Searching for each trigger on its own
+     * took 27 scans of every text and was most of the scrubber's cost on text holding no secret
+     * (docs/benchmarks.md); the rules' patterns are ASCII, so ASCII case folding finds every text a rule can match.
+     */
+    private static final class TriggerIndex {
+
+        /** By pair {@code first * 128 + second}: the triggers holding it at offset 0 or 1, with their rule's bit. */
+        private final Trigger[][] byPair = new Trigger[128 * 128][];
+
+        TriggerIndex(List<Guarded> rules) {
+            if (rules.size() > Long.SIZE) {
+                throw new IllegalStateException("a rule set of more than 64 rules needs a wider mask");
+            }
+            for (int i = 0; i < rules.size(); i++) {
+                for (String trigger : rules.get(i).triggers()) {
+                    if (trigger.length() < 3 || !trigger.equals(trigger.toLowerCase(Locale.ROOT))
+                            || !trigger.chars().allMatch(c -> c < 128)) {
+                        throw new IllegalStateException("a trigger is lower-case ASCII of three characters or more: "
+                                + trigger);
+                    }
+                    for (int offset = 0; offset < 2; offset++) {
+                        int pair = trigger.charAt(offset) * 128 + trigger.charAt(offset + 1);
+                        Trigger[] existing = byPair[pair] == null ? new Trigger[0] : byPair[pair];
+                        Trigger[] grown = Arrays.copyOf(existing, existing.length + 1);
+                        grown[existing.length] = new Trigger(trigger, offset, 1L << i);
+                        byPair[pair] = grown;
+                    }
                 }
             }
-            return false;
+        }
+
+        /** A mask with bit {@code i} set when the text contains a trigger of rule {@code i}. */
+        long find(String text) {
+            long found = 0;
+            int last = text.length() - 1;
+            for (int i = 0; i < last; i += 2) {
+                int first = lower(text.charAt(i));
+                int second = lower(text.charAt(i + 1));
+                if ((first | second) >= 128) {
+                    continue;
+                }
+                Trigger[] candidates = byPair[first * 128 + second];
+                if (candidates == null) {
+                    continue;
+                }
+                for (Trigger candidate : candidates) {
+                    if ((found & candidate.rule()) == 0 && candidate.at(text, i - candidate.offset())) {
+                        found |= candidate.rule();
+                    }
+                }
+            }
+            return found;
+        }
+
+        private static int lower(char c) {
+            return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+        }
+
+        private record Trigger(String text, int offset, long rule) {
+
+            boolean at(String in, int from) {
+                if (from < 0 || from + text.length() > in.length()) {
+                    return false;
+                }
+                for (int j = 0; j < text.length(); j++) {
+                    if (lower(in.charAt(from + j)) != text.charAt(j)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
         }
     }
 
@@ -266,13 +360,26 @@ public final class SecretScrubber {
             this(Pattern.compile(regex), secretGroup, kind, acceptance);
         }
 
+        /**
+         * Tries the pattern only where one of {@code starts} stands (found by plain string search, ignoring ASCII
+         * case), never at every position: a regular expression costs about 5 ns a character just to find nothing,
+         * which made scrubbing most of ingest's work on text that holds no secret (docs/benchmarks.md).
+         */
         @Override
-        public String apply(String text) {
-            Matcher matcher = pattern.matcher(text);
+        public String apply(String text, String[] starts) {
+            Matcher matcher = pattern.matcher(text).useTransparentBounds(true).useAnchoringBounds(false);
+            String lower = asciiLowerCase(text);
+            int[] next = new int[starts.length];
+            for (int i = 0; i < starts.length; i++) {
+                next[i] = lower.indexOf(starts[i]);
+            }
             StringBuilder out = null;
             int copied = 0;
-            while (matcher.find()) {
-                if (!acceptance.test(text, matcher)) {
+            int from = 0;
+            for (int at = nextStart(lower, starts, next, from); at >= 0; at = nextStart(lower, starts, next, from)) {
+                matcher.region(at, text.length());
+                if (!matcher.lookingAt() || !acceptance.test(text, matcher)) {
+                    from = at + 1;
                     continue;
                 }
                 String valueGroup = secretGroup >= 0 ? null : firstPresent(matcher, "dq", "sq", "bare");
@@ -283,11 +390,29 @@ public final class SecretScrubber {
                 }
                 out.append(text, copied, start).append(marker(kind.of(matcher)));
                 copied = end;
+                from = Math.max(matcher.end(), at + 1);
             }
             if (out == null) {
                 return text;
             }
             return out.append(text, copied, text.length()).toString();
+        }
+
+        /**
+         * The first position at or after {@code from} where one of {@code starts} stands, or -1; {@code next} holds
+         * each start's next position found so far (-1: no more), searched again only once passed.
+         */
+        private static int nextStart(String lower, String[] starts, int[] next, int from) {
+            int first = -1;
+            for (int i = 0; i < starts.length; i++) {
+                if (next[i] >= 0 && next[i] < from) {
+                    next[i] = lower.indexOf(starts[i], from);
+                }
+                if (next[i] >= 0 && (first < 0 || next[i] < first)) {
+                    first = next[i];
+                }
+            }
+            return first;
         }
 
         private static String firstPresent(Matcher matcher, String... groups) {
@@ -320,7 +445,7 @@ public final class SecretScrubber {
                 + "|(?=[A-Za-z]{0,15}[0-9+/=])[A-Za-z0-9+/=]{1,15}|(?:Proc-Type|DEK-Info|Comment): .{1,200}");
 
         @Override
-        public String apply(String text) {
+        public String apply(String text, String[] starts) {
             Matcher begin = BEGIN.matcher(text);
             if (!begin.find()) {
                 return text;

@@ -273,6 +273,52 @@ class SecretScrubberTest {
                 + "psql postgres://app:[REDACTED:url-password]@db/x -c 'select 1'");
     }
 
+    @Test
+    void a_rule_fires_whatever_the_case_of_its_trigger_and_wherever_the_trigger_stands() {
+        String token = "Zx81-Pq9_" + "v".repeat(24);
+
+        assertThat(scrubber.scrub("AUTHORIZATION: BEARER " + token))
+                .isEqualTo("AUTHORIZATION: BEARER [REDACTED:bearer-token]");
+        assertThat(scrubber.scrub("Db_PassWord=hunter2hunter2")).isEqualTo("Db_PassWord=[REDACTED:password]");
+        assertThat(scrubber.scrub(Fakes.jwt())).isEqualTo("[REDACTED:jwt]");
+        assertThat(scrubber.scrub("the key ends the text: sk-")).isEqualTo("the key ends the text: sk-");
+    }
+
+    @Test
+    void a_trigger_is_found_at_an_odd_or_even_position_and_at_the_very_end() {
+        String key = Fakes.awsAccessKeyId();
+        for (int before = 0; before < 4; before++) {
+            String prefix = "ab c".substring(0, before);
+            assertThat(scrubber.scrub(prefix + " " + key)).isEqualTo(prefix + " [REDACTED:aws-access-key-id]");
+            assertThat(scrubber.scrub(prefix + "x=1 and a password: " + "s3cr3t!!"))
+                    .isEqualTo(prefix + "x=1 and a password: [REDACTED:password]");
+        }
+    }
+
+    @Test
+    void a_candidate_that_is_not_a_secret_does_not_hide_the_one_after_it() {
+        String text = "token = generateToken() then TOKEN=\"t0k3n-value-42\" and https://docs.example.com/x, "
+                + "then HTTPS://admin:S3cret!pw@db.internal/app";
+
+        assertThat(scrubber.scrub(text)).isEqualTo("token = generateToken() then TOKEN=\"[REDACTED:token]\" and "
+                + "https://docs.example.com/x, then HTTPS://admin:[REDACTED:url-password]@db.internal/app");
+    }
+
+    @Test
+    void prose_that_names_tokens_passwords_and_api_keys_is_left_as_it_is() {
+        String text = "Tokens per call were fine; the password reset flow and the API key rotation are unrelated. "
+                + "The client secret rotation runs nightly, see https://wiki.example.com/rotation for details.";
+
+        assertThat(scrubber.scrub(text)).isEqualTo(text);
+    }
+
+    @Test
+    void a_later_rule_still_runs_on_what_an_earlier_redaction_left() {
+        String text = "AKIA" + "Q".repeat(16) + " then password=" + "s3cr3t-p4ss";
+
+        assertThat(scrubber.scrub(text)).isEqualTo("[REDACTED:aws-access-key-id] then password=[REDACTED:password]");
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("plantedSecrets")
     void scrubbing_twice_changes_nothing_more(String description, String secret, String text, String expected) {
