@@ -69,7 +69,7 @@ raw=$(rate < /tmp/hindsight-bench-raw.txt)
 warm=$(rate < /tmp/hindsight-bench-raw-warmup.txt)
 best=$(( raw > warm ? raw : warm ))
 
-echo "== ratio ingest / raw broker: $(awk -v a="$ours" -v b="$raw" 'BEGIN { printf "%.2f", a / b }')x  (goal >= 0.5x)"
+echo "== ratio ingest / raw broker: $(awk -v a="$ours" -v b="$raw" 'BEGIN { printf "%.2f", a / b }')x  (goal >= 0.6x with redaction on)"
 # The raw rate of one pass swings (422k after 688k in the pass before it, docs/benchmarks.md): the stricter figure
 # takes the faster of the two passes.
 echo "   against the faster raw pass ($best records/s): $(awk -v a="$ours" -v b="$best" 'BEGIN { printf "%.2f", a / b }')x"
