@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.MessageOrBuilder;
 import com.google.protobuf.util.JsonFormat;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import java.io.IOException;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -20,7 +22,7 @@ import java.util.Set;
  * JSON, which the parser reads with field names in lowerCamelCase or as in the .proto (snake_case), enums as numbers
  * or names and 64-bit integers as numbers or strings, with one exception: trace and span ids are hex, not base64.
  * Ids are turned into base64 before parsing; an id that is not hex becomes empty, so that its span alone is refused
- * ({@link OtlpSpans}) rather than the whole request.
+ * ({@link OtlpSpans}, {@link OtlpLogs}) rather than the whole request.
  */
 final class OtlpJson {
 
@@ -32,8 +34,21 @@ final class OtlpJson {
     private OtlpJson() {
     }
 
-    /** Parses an OTLP/JSON export; an unreadable body is an {@link IllegalArgumentException} saying why. */
-    public static ExportTraceServiceRequest parse(byte[] body, ObjectMapper json) {
+    /** Parses an OTLP/JSON trace export; an unreadable body is an {@link IllegalArgumentException} saying why. */
+    public static ExportTraceServiceRequest traces(byte[] body, ObjectMapper json) {
+        ExportTraceServiceRequest.Builder request = ExportTraceServiceRequest.newBuilder();
+        parse(body, json, request, "ExportTraceServiceRequest");
+        return request.build();
+    }
+
+    /** Parses an OTLP/JSON logs export; an unreadable body is an {@link IllegalArgumentException} saying why. */
+    public static ExportLogsServiceRequest logs(byte[] body, ObjectMapper json) {
+        ExportLogsServiceRequest.Builder request = ExportLogsServiceRequest.newBuilder();
+        parse(body, json, request, "ExportLogsServiceRequest");
+        return request.build();
+    }
+
+    private static void parse(byte[] body, ObjectMapper json, Message.Builder into, String what) {
         JsonNode tree;
         try {
             tree = json.readTree(body);
@@ -42,24 +57,22 @@ final class OtlpJson {
                     + (e instanceof JsonProcessingException p ? p.getOriginalMessage() : e.getMessage()));
         }
         if (tree == null || !tree.isObject()) {
-            throw new IllegalArgumentException("the body is not a JSON object (an ExportTraceServiceRequest)");
+            throw new IllegalArgumentException("the body is not a JSON object (an " + what + ")");
         }
         hexIdsToBase64(tree);
-        ExportTraceServiceRequest.Builder request = ExportTraceServiceRequest.newBuilder();
         try {
-            PARSER.merge(tree.toString(), request);
+            PARSER.merge(tree.toString(), into);
         } catch (InvalidProtocolBufferException e) {
-            throw new IllegalArgumentException("the body is not an OTLP/JSON ExportTraceServiceRequest: "
-                    + e.getMessage());
+            throw new IllegalArgumentException("the body is not an OTLP/JSON " + what + ": " + e.getMessage());
         }
-        return request.build();
     }
 
-    public static String print(ExportTraceServiceResponse response) {
+    /** An export's response (an ExportTraceServiceResponse or ExportLogsServiceResponse) in OTLP/JSON. */
+    public static String print(MessageOrBuilder response) {
         try {
             return PRINTER.print(response);
         } catch (InvalidProtocolBufferException e) {
-            throw new IllegalStateException("An ExportTraceServiceResponse always prints", e);
+            throw new IllegalStateException("An export response always prints", e);
         }
     }
 

@@ -2,7 +2,9 @@ package dev.hindsight.ingest.otlp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
 import dev.hindsight.events.EventHeader;
+import dev.hindsight.events.spans.LogRecorded;
 import dev.hindsight.events.spans.SpanEvent;
 import dev.hindsight.ingest.publish.EventLog;
 import dev.hindsight.ingest.request.EventIds;
@@ -14,6 +16,9 @@ import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
 import dev.hindsight.platform.redact.Redactor;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.ExportTracePartialSuccess;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
@@ -46,11 +51,12 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * OTLP/HTTP traces in (ADR 0012): {@code POST /otlp/v1/traces}, so that an agent instrumented with OpenTelemetry
- * needs only {@code OTEL_EXPORTER_OTLP_ENDPOINT=<ingest>/otlp} and its API key in {@code OTEL_EXPORTER_OTLP_HEADERS}.
- * Protobuf or OTLP/JSON, gzip or not. The GenAI and OpenInference spans are published to {@code hindsight.spans.v1}
- * and the answer, an {@code ExportTraceServiceResponse} in the request's encoding, comes after Kafka acknowledged them;
- * spans refused alone are counted in its {@code partial_success}. Errors are problem+json, as everywhere in Hindsight:
+ * OTLP/HTTP traces and logs in (ADR 0012, ADR 0025): {@code POST /otlp/v1/traces} and {@code POST /otlp/v1/logs},
+ * so that an agent instrumented with OpenTelemetry needs only {@code OTEL_EXPORTER_OTLP_ENDPOINT=<ingest>/otlp} and
+ * its API key in {@code OTEL_EXPORTER_OTLP_HEADERS}. Protobuf or OTLP/JSON, gzip or not. The GenAI and OpenInference
+ * spans, and the GenAI events sent as log records, are published to {@code hindsight.spans.v1}; the answer, an export
+ * response in the request's encoding, comes after Kafka acknowledged them; records refused alone are counted in its
+ * {@code partial_success}. Errors are problem+json, as everywhere in Hindsight:
  * 400 for a body that cannot be decoded, 413 for one too large, 503 with {@code Retry-After} when Kafka does not
  * acknowledge (OTel exporters retry 429, 502, 503 and 504).
  */
@@ -102,11 +108,11 @@ class OtlpResource {
     public Uni<Response> export(byte[] body, @HeaderParam("Content-Type") String contentType,
             @HeaderParam("Content-Encoding") String contentEncoding,
             @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
-        boolean protobuf = contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith(PROTOBUF);
+        boolean protobuf = protobuf(contentType);
         byte[] raw = inflate(body, contentEncoding);
         ExportTraceServiceRequest request;
         try {
-            request = protobuf ? ExportTraceServiceRequest.parseFrom(raw) : OtlpJson.parse(raw, JSON_READER);
+            request = protobuf ? ExportTraceServiceRequest.parseFrom(raw) : OtlpJson.traces(raw, JSON_READER);
         } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
             throw ProblemException.badRequest("The body is not an OTLP ExportTraceServiceRequest",
                     List.of(new Problem.FieldError("body", e.getMessage())));
@@ -118,18 +124,82 @@ class OtlpResource {
             // A span exported again (an exporter's retry) is the same event: its id names tenant, trace and span.
             UUID eventId = EventIds.derived("otlp-span", caller.tenant().value(), kept.traceId(),
                     kept.span().getSpanId());
-            Instant occurred = Instant.ofEpochSecond(0, kept.span().getStartTimeUnixNano());
-            EventHeader header = EventHeaders.create(eventId, caller.tenant(), caller.principal(), caller.client(),
-                    occurred, clock);
-            outgoing.add(new Outgoing<>(kept.traceId(), SpanEvent.newBuilder().setHeader(header)
-                    .setTraceId(kept.traceId()).setPayload(kept.span()).build(), eventId.toString()));
+            outgoing.add(outgoing(caller, eventId, kept.traceId(), kept.span().getStartTimeUnixNano(),
+                    kept.span()));
         }
         ExportTraceServiceResponse.Builder answer = ExportTraceServiceResponse.newBuilder();
         if (result.rejected() > 0) {
             answer.setPartialSuccess(ExportTracePartialSuccess.newBuilder().setRejectedSpans(result.rejected())
                     .setErrorMessage(String.join("; ", result.reasons())));
         }
-        ExportTraceServiceResponse response = answer.build();
+        return answer(outgoing, answer.build(), protobuf);
+    }
+
+    @POST
+    @Path("/logs")
+    @Consumes({PROTOBUF, JSON})
+    @RolesAllowed(Scopes.INGEST)
+    @Blocking
+    @Operation(operationId = "exportLogs",
+            summary = "Export OpenTelemetry logs (OTLP/HTTP)", description = "OTLP's ExportLogsServiceRequest as "
+            + "protobuf or JSON, optionally gzip. GenAI events (log records whose event name starts with gen_ai.: "
+            + "gen_ai.user.message, gen_ai.choice, gen_ai.client.inference.operation.details, ...) are kept and "
+            + "joined to their spans by trace and span id, whichever arrives first; other log records are ignored. "
+            + "Answered with an ExportLogsServiceResponse once Kafka acknowledged the kept events.")
+    @RequestBody(required = true, content = {
+            @Content(mediaType = PROTOBUF, schema = @Schema(type = SchemaType.STRING, format = "binary",
+                    description = "opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest")),
+            @Content(mediaType = JSON, schema = @Schema(type = SchemaType.OBJECT,
+                    description = "ExportLogsServiceRequest in OTLP/JSON (hex ids)"))})
+    @APIResponse(responseCode = "200", description = "ExportLogsServiceResponse, in the request's encoding; "
+            + "partial_success counts the log records refused alone and says why", content = {
+            @Content(mediaType = PROTOBUF, schema = @Schema(type = SchemaType.STRING, format = "binary")),
+            @Content(mediaType = JSON, schema = @Schema(type = SchemaType.OBJECT))})
+    @APIResponse(responseCode = "503", description = "Kafka did not acknowledge; retry after Retry-After seconds")
+    public Uni<Response> exportLogs(byte[] body, @HeaderParam("Content-Type") String contentType,
+            @HeaderParam("Content-Encoding") String contentEncoding,
+            @Parameter(hidden = true) @HeaderParam("User-Agent") String userAgent) {
+        boolean protobuf = protobuf(contentType);
+        byte[] raw = inflate(body, contentEncoding);
+        ExportLogsServiceRequest request;
+        try {
+            request = protobuf ? ExportLogsServiceRequest.parseFrom(raw) : OtlpJson.logs(raw, JSON_READER);
+        } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+            throw ProblemException.badRequest("The body is not an OTLP ExportLogsServiceRequest",
+                    List.of(new Problem.FieldError("body", e.getMessage())));
+        }
+        Sender caller = Sender.of(tenant, userAgent, null);
+        OtlpLogs.Result result = OtlpLogs.of(request, redactor, caller.tenant());
+        List<Outgoing<SpanEvent>> outgoing = new ArrayList<>(result.kept().size());
+        for (OtlpLogs.Kept kept : result.kept()) {
+            // A log record has no id of its own: one exported again is the same event when everything it states is.
+            LogRecorded log = kept.log();
+            UUID eventId = EventIds.derived("otlp-log", caller.tenant().value(), kept.traceId(), log.getSpanId(),
+                    log.getEventName(), Long.toString(log.getTimeUnixNano()), log.getBody(), log.getAttributes());
+            outgoing.add(outgoing(caller, eventId, kept.traceId(), log.getTimeUnixNano(), log));
+        }
+        ExportLogsServiceResponse.Builder answer = ExportLogsServiceResponse.newBuilder();
+        if (result.rejected() > 0) {
+            answer.setPartialSuccess(ExportLogsPartialSuccess.newBuilder().setRejectedLogRecords(result.rejected())
+                    .setErrorMessage(String.join("; ", result.reasons())));
+        }
+        return answer(outgoing, answer.build(), protobuf);
+    }
+
+    private static boolean protobuf(String contentType) {
+        return contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith(PROTOBUF);
+    }
+
+    private Outgoing<SpanEvent> outgoing(Sender caller, UUID eventId, String traceId, long occurredNanos,
+            Object payload) {
+        EventHeader header = EventHeaders.create(eventId, caller.tenant(), caller.principal(), caller.client(),
+                Instant.ofEpochSecond(0, occurredNanos), clock);
+        return new Outgoing<>(traceId, SpanEvent.newBuilder().setHeader(header).setTraceId(traceId)
+                .setPayload(payload).build(), eventId.toString());
+    }
+
+    /** The export's answer, in the request's encoding, once Kafka acknowledged what was kept. */
+    private Uni<Response> answer(List<Outgoing<SpanEvent>> outgoing, Message response, boolean protobuf) {
         return events.spans(outgoing).map(receipts -> protobuf
                 ? Response.ok(response.toByteArray(), PROTOBUF).build()
                 : Response.ok(OtlpJson.print(response), JSON).build());

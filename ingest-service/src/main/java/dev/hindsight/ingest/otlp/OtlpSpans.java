@@ -170,7 +170,7 @@ final class OtlpSpans {
     }
 
     /** {@code 'key' why} for the first attribute whose key or text (at any depth) cannot be stored, or null. */
-    private static String unstorable(List<KeyValue> attributes) {
+    static String unstorable(List<KeyValue> attributes) {
         for (KeyValue attribute : attributes) {
             String problem = unstorable(attribute, "");
             if (problem != null) {
@@ -187,7 +187,7 @@ final class OtlpSpans {
         return problem != null ? "'" + path + "' " + problem : unstorable(attribute.getValue(), path);
     }
 
-    private static String unstorable(AnyValue value, String path) {
+    static String unstorable(AnyValue value, String path) {
         switch (value.getValueCase()) {
             case STRING_VALUE -> {
                 String problem = StorableText.problem(value.getStringValue());
@@ -217,7 +217,7 @@ final class OtlpSpans {
         }
     }
 
-    private static boolean valid(ByteString id, int length) {
+    static boolean valid(ByteString id, int length) {
         if (id.size() != length) {
             return false;
         }
@@ -271,6 +271,12 @@ final class OtlpSpans {
         for (KeyValue attribute : attributes) {
             object.set(attribute.getKey(), value(attribute.getValue()));
         }
+        return redactedAndCut(object, prefix, truncated, redact).toString();
+    }
+
+    /** {@code object} redacted, then each string value in it longer than the limit cut (and named in truncated). */
+    static ObjectNode redactedAndCut(ObjectNode object, String prefix, List<String> truncated,
+            Consumer<ObjectNode> redact) {
         redact.accept(object);
         Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
         while (fields.hasNext()) {
@@ -281,7 +287,7 @@ final class OtlpSpans {
                 truncated.add(prefix + field.getKey());
             }
         }
-        return object.toString();
+        return object;
     }
 
     /** A value with every string in it longer than the limit cut, and {@code cut} set when one was. */

@@ -178,7 +178,7 @@ class OtlpSpansTest {
                      "attributes": [{"key": "openinference.span.kind", "value": {"stringValue": "LLM"}}]}]}]}]}
                 """.formatted(TRACE);
 
-        OtlpSpans.Result result = spans(OtlpJson.parse(json.getBytes(StandardCharsets.UTF_8), JSON));
+        OtlpSpans.Result result = spans(OtlpJson.traces(json.getBytes(StandardCharsets.UTF_8), JSON));
 
         assertThat(result.kept()).singleElement().satisfies(k -> {
             assertThat(k.traceId()).isEqualTo(TRACE);
@@ -190,9 +190,9 @@ class OtlpSpansTest {
             assertThat(k.span().getResourceAttributes()).isEqualTo("{\"service.name\":\"agent\"}");
         });
         assertThat(result.rejected()).isEqualTo(1);
-        assertThatThrownBy(() -> OtlpJson.parse("[1]".getBytes(StandardCharsets.UTF_8), JSON))
+        assertThatThrownBy(() -> OtlpJson.traces("[1]".getBytes(StandardCharsets.UTF_8), JSON))
                 .hasMessageContaining("not a JSON object");
-        assertThatThrownBy(() -> OtlpJson.parse("{\"resourceSpans\": 3}".getBytes(StandardCharsets.UTF_8), JSON))
+        assertThatThrownBy(() -> OtlpJson.traces("{\"resourceSpans\": 3}".getBytes(StandardCharsets.UTF_8), JSON))
                 .hasMessageContaining("not an OTLP/JSON ExportTraceServiceRequest");
     }
 

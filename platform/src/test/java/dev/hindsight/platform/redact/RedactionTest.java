@@ -66,7 +66,8 @@ class RedactionTest {
             "PhaseViolation.required_phase", "BehaviorSignalRecorded.level", "SignalEvent.message_id",
             "SpanEvent.trace_id", "SpanRecorded.span_id", "SpanRecorded.parent_span_id", "SpanRecorded.name",
             "SpanRecorded.kind", "SpanRecorded.status_code", "SpanEventRecorded.name", "SpanRecorded.scope_name",
-            "SpanRecorded.truncated");
+            "SpanRecorded.truncated", "LogRecorded.span_id", "LogRecorded.event_name", "LogRecorded.severity_text",
+            "LogRecorded.scope_name", "LogRecorded.truncated");
 
     private final Redaction redaction = new Redaction(new SecretScrubber());
 

@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -19,8 +21,9 @@ import java.util.TreeMap;
  * <p>Each model call (GenAI {@code chat} / {@code text_completion} / {@code generate_content}, OpenInference
  * {@code LLM}) states its input and output messages: GenAI's {@code gen_ai.input.messages} / {@code
  * gen_ai.output.messages} (structured parts), the older per-message span events ({@code gen_ai.user.message},
- * {@code gen_ai.choice}, ...), or OpenInference's {@code llm.input_messages.<i>.message.*}. A call's input repeats the
- * conversation so far; the calls are merged into one conversation, each message once. The conversation is then read
+ * {@code gen_ai.choice}, ...), or OpenInference's {@code llm.input_messages.<i>.message.*}. A call's input re-sends
+ * the conversation so far, as the agent shaped it (whole, trimmed, a window of its end, or none); the calls are merged
+ * into one conversation, each message once ({@link #merge}), a user's repeated words as a new turn. The conversation is then read
  * as Hindsight reads one: a user message, then one assistant message per answer whose thinking steps are, in order,
  * the reasoning parts, the words said between tool calls, and the tool calls with their results (from the tool
  * messages, else from the tool executions' spans, GenAI {@code execute_tool} or OpenInference {@code TOOL}, which
@@ -70,9 +73,7 @@ final class SpanAssembly {
         SpanFact lastCall = null;
         for (SpanFact span : ordered) {
             if (isModelCall(span)) {
-                List<Turn> said = new ArrayList<>(input(span));
-                output(span).forEach(turn -> said.add(turn.from(span)));
-                merge(conversation, said, span);
+                merge(conversation, input(span), output(span).stream().map(turn -> turn.from(span)).toList(), span);
                 lastCall = span;
             }
         }
@@ -107,7 +108,8 @@ final class SpanAssembly {
         }
         return "LLM".equals(span.text("openinference.span.kind"))
                 || span.events().stream().anyMatch(e -> e.name().startsWith("gen_ai.")
-                        && (e.name().endsWith(".message") || e.name().equals("gen_ai.choice")));
+                        && (e.name().endsWith(".message") || e.name().equals("gen_ai.choice")
+                                || e.name().equals(SpanLogs.OPERATION_DETAILS)));
     }
 
     static boolean isToolExecution(SpanFact span) {
@@ -149,12 +151,20 @@ final class SpanAssembly {
             return new Turn(role, parts, span);
         }
 
+        /**
+         * What identifies the message when a later call re-sends it: its role and parts, without blank text (one
+         * instrumentation writes a tool-calling message's text as "", another leaves it out) and with tool arguments
+         * as JSON values (re-serialised by the agent, their spacing changes).
+         */
         String fingerprint() {
             StringBuilder text = new StringBuilder(role);
             for (Part part : parts) {
+                if (!part.type().startsWith("tool_call") && blank(part.content())) {
+                    continue;
+                }
                 text.append('\u0000').append(part.type()).append('\u0001').append(part.content()).append('\u0001')
                         .append(part.id()).append('\u0001').append(part.name()).append('\u0001')
-                        .append(part.arguments());
+                        .append(normalized(part.arguments()));
             }
             return text.toString();
         }
@@ -304,46 +314,108 @@ final class SpanAssembly {
     }
 
     /**
-     * Adds what a call said to the conversation: when the call repeats the conversation so far (the usual case) only
-     * what is new is added; when it repeats only its end, what follows the overlap; otherwise all of it.
+     * Adds what a call said to the conversation. A call re-sends the history it was given before what is new, but
+     * agents shape that history: they trim it (leaving out a tool-calling message), keep a window of its end, or send
+     * none at all. So each turn of the input is looked for in the conversation, in order, after the turn matched
+     * before it; a turn not found is new and is added. Two rules keep this honest:
+     * <ul>
+     * <li>A user's words found in the conversation are a new turn when an answer followed them there that this call
+     * does not re-send: the user asked the same thing again (with history {@code [Q, A, Q]}, the second Q is not
+     * found after A anyway).</li>
+     * <li>A call whose input and output are all already in the conversation, its output said by a call running at
+     * the same time (a framework's span around the client's span for one model call), adds nothing.</li>
+     * </ul>
+     * The call's output is new otherwise.
      */
-    private static void merge(List<Turn> conversation, List<Turn> said, SpanFact call) {
-        int overlap = 0;
-        if (startsWith(said, conversation)) {
-            overlap = conversation.size();
-        } else {
-            for (int k = Math.min(conversation.size(), said.size()); k > 0; k--) {
-                if (endsWith(conversation, said.subList(0, k))) {
-                    overlap = k;
-                    break;
-                }
+    private static void merge(List<Turn> conversation, List<Turn> input, List<Turn> output, SpanFact call) {
+        int[] at = new int[input.size()];
+        int from = 0;
+        for (int i = 0; i < input.size(); i++) {
+            at[i] = indexOf(conversation, input.get(i), from);
+            if (at[i] >= 0) {
+                from = at[i] + 1;
             }
         }
-        for (Turn turn : said.subList(overlap, said.size())) {
-            conversation.add(turn.call() == null ? turn.from(call) : turn);
+        if (sameCallSaidAgain(conversation, output, from, call)) {
+            return;
         }
+        int lastUser = -1;
+        for (int i = 0; i < input.size(); i++) {
+            lastUser = input.get(i).role().equals("user") ? i : lastUser;
+        }
+        if (lastUser >= 0 && at[lastUser] >= 0 && answeredSince(conversation, at, lastUser)) {
+            for (int i = lastUser; i < input.size(); i++) {
+                at[i] = -1;
+            }
+        }
+        for (int i = 0; i < input.size(); i++) {
+            if (at[i] < 0) {
+                conversation.add(input.get(i).from(call));
+            }
+        }
+        conversation.addAll(output);
     }
 
-    private static boolean startsWith(List<Turn> list, List<Turn> prefix) {
-        if (prefix.isEmpty() || prefix.size() > list.size()) {
+    /** Whether the output is found after {@code from}, each turn said by a call that overlaps {@code call} in time. */
+    private static boolean sameCallSaidAgain(List<Turn> conversation, List<Turn> output, int from, SpanFact call) {
+        if (output.isEmpty()) {
             return false;
         }
-        for (int i = 0; i < prefix.size(); i++) {
-            if (!list.get(i).fingerprint().equals(prefix.get(i).fingerprint())) {
+        int position = from;
+        for (Turn turn : output) {
+            int found = indexOf(conversation, turn, position);
+            if (found < 0) {
                 return false;
             }
+            SpanFact other = conversation.get(found).call();
+            if (other == null || other.spanId().equals(call.spanId()) || other.startNanos() >= call.endNanos()
+                    || call.startNanos() >= other.endNanos()) {
+                return false;
+            }
+            position = found + 1;
         }
         return true;
     }
 
-    private static boolean endsWith(List<Turn> list, List<Turn> suffix) {
-        int offset = list.size() - suffix.size();
-        for (int i = 0; i < suffix.size(); i++) {
-            if (!list.get(offset + i).fingerprint().equals(suffix.get(i).fingerprint())) {
-                return false;
+    /**
+     * Whether, after the user's turn matched at {@code at[user]}, the conversation holds an answer (an assistant turn
+     * with words and no tool call) that none of the input's later turns re-sends.
+     */
+    private static boolean answeredSince(List<Turn> conversation, int[] at, int user) {
+        Set<Integer> resent = new HashSet<>();
+        for (int i = user + 1; i < at.length; i++) {
+            resent.add(at[i]);
+        }
+        for (int i = at[user] + 1; i < conversation.size(); i++) {
+            if (isAnswer(conversation.get(i)) && !resent.contains(i)) {
+                return true;
             }
         }
-        return true;
+        return false;
+    }
+
+    private static boolean isAnswer(Turn turn) {
+        if (!turn.role().equals("assistant")) {
+            return false;
+        }
+        boolean words = false;
+        for (Part part : turn.parts()) {
+            if (part.type().equals("tool_call")) {
+                return false;
+            }
+            words |= part.type().equals("text") && !blank(part.content());
+        }
+        return words;
+    }
+
+    private static int indexOf(List<Turn> conversation, Turn turn, int from) {
+        String fingerprint = turn.fingerprint();
+        for (int i = from; i < conversation.size(); i++) {
+            if (conversation.get(i).fingerprint().equals(fingerprint)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     // ---- the conversation as Hindsight's messages
@@ -372,6 +444,22 @@ final class SpanAssembly {
         return attachExecutions(messages, executions);
     }
 
+    /** JSON text as its values say it (spacing and escapes aside); other text as it is. */
+    private static String normalized(String arguments) {
+        if (arguments == null || arguments.isBlank()) {
+            return arguments;
+        }
+        try {
+            return JSON.readTree(arguments).toString();
+        } catch (JsonProcessingException notJson) {
+            return arguments;
+        }
+    }
+
+    private static boolean blank(String text) {
+        return text == null || text.isBlank();
+    }
+
     private static String texts(Turn turn) {
         List<String> texts = turn.parts().stream().filter(p -> p.type().equals("text") && p.content() != null)
                 .map(Part::content).toList();
@@ -393,9 +481,14 @@ final class SpanAssembly {
                     case "tool_call" -> steps.add(MutableStep.tool(part.id(), part.name(), part.arguments()));
                     case "tool_call_response" -> resultFor(part.id(), part.name()).ifPresent(step ->
                             step.result = part.content());
-                    case "reasoning" -> steps.add(MutableStep.reasoning(part.content(), false));
+                    // No step without content: a tool-calling message often has empty text ("" in LangChain).
+                    case "reasoning" -> {
+                        if (!blank(part.content())) {
+                            steps.add(MutableStep.reasoning(part.content(), false));
+                        }
+                    }
                     default -> {
-                        if (turn.role().equals("assistant") && part.content() != null) {
+                        if (turn.role().equals("assistant") && !blank(part.content())) {
                             steps.add(MutableStep.reasoning(part.content(), true));
                         }
                     }

@@ -38,8 +38,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * Sessions from OpenTelemetry spans ({@code hindsight.spans.v1}, ADR 0012). Each span is kept as exported (a span
- * exported again is the same row); each trace is mapped to the session its spans name ({@link
+ * Sessions from OpenTelemetry spans ({@code hindsight.spans.v1}, ADR 0012) and the GenAI events sent as log records
+ * beside them (ADR 0025, {@link SpanLogs}). Each span and event is kept as exported (one exported again is the same
+ * row); each trace is mapped to the session its spans name ({@link
  * SpanAssembly#sessionId}); and every session a batch touched is assembled again from all of its spans ({@link
  * SpanAssembly#assemble}), its messages replaced and its row rewritten. The session is a function of the set of its
  * spans, so arrival order, splits and re-exports change nothing.
@@ -118,13 +119,20 @@ class SpanProjection extends ReadModelProjection<SpanEvent> {
     @Override
     protected Uni<Void> write(SqlClient tx, ReadModel model, List<Projected<SpanEvent>> events) {
         SpanColumns spans = new SpanColumns(events.size());
+        List<SpanEvent> logs = new ArrayList<>();
         Set<Key> traces = new LinkedHashSet<>();
         for (Projected<SpanEvent> projected : events) {
             SpanEvent event = projected.envelope();
-            spans.add(event);
+            if (event.getPayload() instanceof SpanRecorded) {
+                spans.add(event);
+            } else {
+                logs.add(event);
+            }
             traces.add(new Key(TenantId.of(event.getHeader().getTenantId()), event.getTraceId()));
         }
-        return tx.preparedQuery(model.sql(INSERT_SPANS)).execute(spans.tuple())
+        Uni<Void> spansStored = spans.isEmpty() ? Uni.createFrom().voidItem()
+                : tx.preparedQuery(model.sql(INSERT_SPANS)).execute(spans.tuple()).replaceWithVoid();
+        return spansStored.chain(() -> SpanLogs.insert(tx, model, logs))
                 .chain(() -> tx.preparedQuery(model.sql(TRACES)).execute(Key.tuple(traces)))
                 .chain(rows -> mapTraces(tx, model, rows))
                 .chain(sessions -> assemble(tx, model, sessions));
@@ -172,13 +180,15 @@ class SpanProjection extends ReadModelProjection<SpanEvent> {
         Tuple keys = Key.tuple(sessions);
         return tx.preparedQuery(model.sql(LOCK_SESSIONS))
                 .execute(Tuple.of(keys.getValue(0), keys.getValue(1), model.schema()))
-                .chain(() -> tx.preparedQuery(model.sql(SESSION_SPANS)).execute(keys))
-                .chain(rows -> {
+                .chain(() -> SpanLogs.ofSessions(tx, model, keys))
+                .chain(logs -> tx.preparedQuery(model.sql(SESSION_SPANS)).execute(keys).chain(rows -> {
                     Map<Key, List<SpanFact>> bySession = new LinkedHashMap<>();
                     Map<Key, Instant> lastRecorded = new HashMap<>();
                     for (Row row : rows) {
                         Key session = new Key(TenantId.of(row.getString("tenant_id")), row.getString("session_id"));
-                        bySession.computeIfAbsent(session, s -> new ArrayList<>()).add(fact(row));
+                        SpanFact span = SpanLogs.joined(fact(row), logs.get(new SpanLogs.SpanKey(session.tenant(),
+                                row.getString("trace_id"), row.getString("span_id"))));
+                        bySession.computeIfAbsent(session, s -> new ArrayList<>()).add(span);
                         lastRecorded.merge(session, row.getOffsetDateTime("recorded_at").toInstant(),
                                 (a, b) -> a.isAfter(b) ? a : b);
                     }
@@ -194,7 +204,7 @@ class SpanProjection extends ReadModelProjection<SpanEvent> {
                         }
                     }
                     return AssembledSessions.replace(tx, model, assembled, gone);
-                });
+                }));
     }
 
     /** A session assembled from its spans, as the session read model stores it. */
@@ -300,6 +310,10 @@ class SpanProjection extends ReadModelProjection<SpanEvent> {
             for (int i = 0; i < row.size(); i++) {
                 columns.get(i).add(row.get(i));
             }
+        }
+
+        boolean isEmpty() {
+            return columns.get(0).isEmpty();
         }
 
         Tuple tuple() {

@@ -135,6 +135,142 @@ class SpanAssemblyTest {
     }
 
     @Test
+    void aToolCallingMessageWithEmptyTextMakesNoStep() {
+        // LangChain under OpenInference: the model's tool-calling message has content "", a blank one "  ".
+        Map<String, Object> first = new java.util.HashMap<>();
+        first.put("openinference.span.kind", "LLM");
+        first.put("llm.input_messages.0.message.role", "user");
+        first.put("llm.input_messages.0.message.content", "Weather in Paris?");
+        first.put("llm.output_messages.0.message.role", "assistant");
+        first.put("llm.output_messages.0.message.content", "");
+        first.put("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "weather");
+        first.put("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", "{\"city\":\"Paris\"}");
+        Map<String, Object> second = new java.util.HashMap<>(first);
+        second.put("llm.input_messages.1.message.role", "assistant");
+        second.put("llm.input_messages.1.message.content", "  ");
+        second.put("llm.input_messages.1.message.tool_calls.0.tool_call.function.name", "weather");
+        second.put("llm.input_messages.1.message.tool_calls.0.tool_call.function.arguments", "{\"city\":\"Paris\"}");
+        second.put("llm.input_messages.2.message.role", "tool");
+        second.put("llm.input_messages.2.message.content", "18°C");
+        second.put("llm.output_messages.0.message.content", "18°C in Paris.");
+        second.keySet().removeIf(k -> k.startsWith("llm.output_messages.0.message.tool_calls"));
+        List<SpanFact> spans = List.of(span("0000000000000002", null, 10, 20, "llm", first),
+                span("0000000000000003", null, 30, 40, "llm", second));
+
+        Session session = SpanAssembly.assemble(SpanAssembly.sessionId(spans), spans);
+
+        assertThat(session.messages()).extracting(Message::role).containsExactly("user", "assistant");
+        assertThat(session.messages().get(1).content()).isEqualTo("18°C in Paris.");
+        assertThat(session.messages().get(1).steps()).containsExactly(
+                new Step("tool", null, "weather", "{\"city\":\"Paris\"}", "18°C", null, null));
+    }
+
+    @Test
+    void genAiEventsJoinedFromLogRecordsAreReadAsSpanEventsWhateverOrderTheyCameIn() {
+        SpanFact chat = span("0000000000000002", null, 10, 20, "chat", Map.of("gen_ai.system", "openai",
+                "gen_ai.request.model", "gpt-4o-mini"));
+        List<SpanLogs.Event> events = new ArrayList<>(List.of(
+                new SpanLogs.Event("gen_ai.user.message", 10 * MS, object(Map.of("content", "Hi there")),
+                        object(Map.of("event.name", "gen_ai.user.message", "gen_ai.system", "openai")),
+                        java.util.UUID.fromString("00000000-0000-0000-0000-000000000002")),
+                new SpanLogs.Event("gen_ai.choice", 20 * MS, object(Map.of("index", 0, "message",
+                        Map.of("role", "assistant", "content", "Hello!"))), object(Map.of()),
+                        java.util.UUID.fromString("00000000-0000-0000-0000-000000000001"))));
+        Collections.reverse(events);
+
+        SpanFact joined = SpanLogs.joined(chat, events);
+        Session session = SpanAssembly.assemble(SpanAssembly.sessionId(List.of(joined)), List.of(joined));
+
+        assertThat(joined.events()).extracting(SpanFact.Event::name).containsExactly("gen_ai.user.message",
+                "gen_ai.choice");
+        assertThat(joined.events().get(0).attributes().has("event.name")).isFalse();
+        assertThat(session.messages()).extracting(Message::role, Message::content).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("user", "Hi there"),
+                org.assertj.core.groups.Tuple.tuple("assistant", "Hello!"));
+    }
+
+    @Test
+    void theOperationDetailsEventFillsOnlyWhatTheSpanLacks() {
+        SpanFact chat = span("0000000000000002", null, 10, 20, "chat", Map.of("gen_ai.request.model", "gpt-5",
+                "gen_ai.output.messages", "[" + ANSWER + "]"));
+        SpanLogs.Event details = new SpanLogs.Event(SpanLogs.OPERATION_DETAILS, 20 * MS, null, object(Map.of(
+                "gen_ai.request.model", "other", "gen_ai.input.messages", JSON.valueToTree(List.of(Map.of(
+                        "role", "user", "parts", List.of(Map.of("type", "text", "content", "Why?"))))))),
+                java.util.UUID.randomUUID());
+
+        SpanFact joined = SpanLogs.joined(chat, List.of(details));
+
+        assertThat(joined.text("gen_ai.request.model")).isEqualTo("gpt-5");
+        assertThat(joined.attributes().get("gen_ai.input.messages").isArray()).isTrue();
+        assertThat(chat.attributes().has("gen_ai.input.messages")).as("the span itself is left as it was").isFalse();
+        Session session = SpanAssembly.assemble(SpanAssembly.sessionId(List.of(joined)), List.of(joined));
+        assertThat(session.messages()).extracting(Message::content).containsExactly("Why?",
+                "The split drops the last line: use splitlines().");
+    }
+
+    private static final String TOOL_RESULT = "{\"role\":\"tool\",\"parts\":[{\"type\":\"tool_call_response\","
+            + "\"id\":\"call-1\",\"response\":\"3 hits in csv.py\"}]}";
+
+    /** A chat call with its input and output messages (JSON arrays' elements). */
+    private static SpanFact chat(String spanId, long startMs, long endMs, List<String> input, List<String> output) {
+        return span(spanId, "0000000000000001", startMs, endMs, "chat", Map.of("gen_ai.operation.name", "chat",
+                "gen_ai.input.messages", "[" + String.join(",", input) + "]",
+                "gen_ai.output.messages", "[" + String.join(",", output) + "]"));
+    }
+
+    private static List<String> contents(Session session) {
+        return session.messages().stream().map(m -> m.role() + ": " + m.content()).toList();
+    }
+
+    @Test
+    void aTrimmedHistoryThatLeavesOutTheToolCallingMessageAddsNothingTwice() {
+        List<SpanFact> spans = List.of(chat("0000000000000002", 1, 10, List.of(USER), List.of(CALL)),
+                chat("0000000000000004", 20, 30, List.of(USER, TOOL_RESULT), List.of(ANSWER)));
+
+        Session session = SpanAssembly.assemble("s", spans);
+
+        assertThat(contents(session)).containsExactly("user: Why does the CSV export drop its last row?",
+                "assistant: The split drops the last line: use splitlines().");
+        assertThat(session.messages().get(1).steps()).extracting(Step::type)
+                .containsExactly("reasoning", "reasoning", "tool");
+        assertThat(session.messages().get(1).steps().get(2).toolResult()).isEqualTo("3 hits in csv.py");
+    }
+
+    @Test
+    void aUserRepeatingTheSameWordsIsTwoTurnsWithHistoryOrWithout() {
+        String again = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"Still splitlines().\"}]}";
+        List<SpanFact> withHistory = List.of(chat("0000000000000002", 1, 10, List.of(USER), List.of(ANSWER)),
+                chat("0000000000000003", 20, 30, List.of(USER, ANSWER, USER), List.of(again)));
+        List<SpanFact> without = List.of(chat("0000000000000002", 1, 10, List.of(USER), List.of(ANSWER)),
+                chat("0000000000000003", 20, 30, List.of(USER), List.of(again)));
+
+        for (List<SpanFact> spans : List.of(withHistory, without)) {
+            assertThat(contents(SpanAssembly.assemble("s", spans))).containsExactly(
+                    "user: Why does the CSV export drop its last row?",
+                    "assistant: The split drops the last line: use splitlines().",
+                    "user: Why does the CSV export drop its last row?", "assistant: Still splitlines().");
+        }
+    }
+
+    @Test
+    void aWindowOfTheHistoryAndAFrameworkSpanAroundTheClientsSpanAddNothingTwice() {
+        String next = "{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"And the header?\"}]}";
+        String reply = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"Keep it.\"}]}";
+        List<SpanFact> spans = List.of(
+                chat("0000000000000002", 1, 10, List.of(USER), List.of(ANSWER)),
+                // A framework's span around the client's: the same call, stated twice.
+                chat("0000000000000003", 20, 40, List.of(USER, ANSWER, next), List.of(reply)),
+                chat("0000000000000004", 21, 39, List.of(USER, ANSWER, next), List.of(reply)),
+                // A window of the last two messages, then the same question again.
+                chat("0000000000000005", 50, 60, List.of(next, reply, next), List.of(reply)));
+
+        assertThat(contents(SpanAssembly.assemble("s", spans))).containsExactly(
+                "user: Why does the CSV export drop its last row?",
+                "assistant: The split drops the last line: use splitlines().",
+                "user: And the header?", "assistant: Keep it.", "user: And the header?", "assistant: Keep it.");
+    }
+
+    @Test
     void theSameFiftySpanRunInAnyOrderAndSplitWithCopiesIsTheSameSession() {
         List<SpanFact> run = fiftySpanRun();
         assertThat(run).hasSize(50);

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.hasSize;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.ProducerIdentity;
+import dev.hindsight.events.spans.LogRecorded;
 import dev.hindsight.events.spans.SpanConvention;
 import dev.hindsight.events.spans.SpanEvent;
 import dev.hindsight.events.spans.SpanRecorded;
@@ -147,6 +148,74 @@ class SpanProjectionTest {
         assertThat(read.getLong("messages[1].usage.input_tokens")).isEqualTo(15);
     }
 
+    @Test
+    void genAiEventsSentAsLogRecordsBeforeTheirSpansAreTheSessionsMessagesAndStepsOnceTheSpansArrive() {
+        String trace = trace();
+        String conversation = "conv-" + UUID.randomUUID();
+        // The OpenAI client's official instrumentation: spans with model and usage only, what was said as log
+        // records tied to the call's span. Exporters batch logs and spans apart: here every event comes first, one
+        // of them twice.
+        List<SpanEvent> logs = List.of(
+                log(trace, "0000000000000002", "gen_ai.user.message", 1, Map.of("content", "Is 2027 a leap year?")),
+                log(trace, "0000000000000002", "gen_ai.choice", 20, Map.of("index", 0, "finish_reason",
+                        "tool_calls", "message", Map.of("role", "assistant", "tool_calls", List.of(Map.of(
+                                "id", "call-7", "type", "function", "function", Map.of("name", "calendar",
+                                        "arguments", "{\"year\":2027}")))))),
+                log(trace, "0000000000000004", "gen_ai.user.message", 31, Map.of("content", "Is 2027 a leap year?")),
+                log(trace, "0000000000000004", "gen_ai.assistant.message", 31, Map.of("tool_calls", List.of(Map.of(
+                        "id", "call-7", "type", "function", "function", Map.of("name", "calendar",
+                                "arguments", "{\"year\":2027}"))))),
+                log(trace, "0000000000000004", "gen_ai.tool.message", 31, Map.of("id", "call-7", "content",
+                        "365 days")),
+                log(trace, "0000000000000004", "gen_ai.choice", 59, Map.of("index", 0, "finish_reason", "stop",
+                        "message", Map.of("role", "assistant", "content", "No: 2027 has 365 days."))));
+        for (SpanEvent log : logs) {
+            TestTopics.write(TOPIC, trace, log);
+        }
+        TestTopics.write(TOPIC, trace, logs.get(1));
+        TestTopics.write(TOPIC, trace, span(trace, "0000000000000001", null, 0, 100, attributes(
+                "gen_ai.operation.name", "invoke_agent", "gen_ai.conversation.id", conversation)));
+        TestTopics.write(TOPIC, trace, span(trace, "0000000000000002", "0000000000000001", 1, 21, attributes(
+                "gen_ai.operation.name", "chat", "gen_ai.system", "openai", "gen_ai.request.model", "gpt-4o-mini",
+                "gen_ai.usage.input_tokens", 30, "gen_ai.usage.output_tokens", 9)));
+        TestTopics.write(TOPIC, trace, span(trace, "0000000000000003", "0000000000000001", 22, 30, attributes(
+                "gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "calendar", "gen_ai.tool.call.id",
+                "call-7", "gen_ai.tool.call.result", "365 days")));
+        TestTopics.write(TOPIC, trace, span(trace, "0000000000000004", "0000000000000001", 31, 60, attributes(
+                "gen_ai.operation.name", "chat", "gen_ai.system", "openai", "gen_ai.request.model", "gpt-4o-mini",
+                "gen_ai.usage.input_tokens", 50, "gen_ai.usage.output_tokens", 11)));
+
+        JsonPath session = awaitSession(conversation, 2, "gpt-4o-mini");
+        assertThat(session.getList("messages.role", String.class)).containsExactly("user", "assistant");
+        assertThat(session.getString("messages[0].content")).isEqualTo("Is 2027 a leap year?");
+        assertThat(session.getString("messages[1].content")).isEqualTo("No: 2027 has 365 days.");
+        assertThat(session.getList("messages[1].thinking_steps.step_type", String.class)).containsExactly("tool");
+        assertThat(session.getString("messages[1].thinking_steps[0].tool_name")).isEqualTo("calendar");
+        assertThat(session.getInt("messages[1].thinking_steps[0].tool_arguments.year")).isEqualTo(2027);
+        assertThat(session.getString("messages[1].thinking_steps[0].tool_result")).isEqualTo("365 days");
+        assertThat(session.getLong("messages[1].usage.input_tokens")).isEqualTo(80);
+    }
+
+    @Test
+    void theOperationDetailsEventCompletesItsSpansAttributes() {
+        String trace = trace();
+        String conversation = "conv-" + UUID.randomUUID();
+        TestTopics.write(TOPIC, trace, span(trace, "0000000000000002", null, 1, 21, attributes(
+                "gen_ai.operation.name", "chat", "gen_ai.conversation.id", conversation, "gen_ai.provider.name",
+                "openai", "gen_ai.request.model", "gpt-5")));
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("gen_ai.input.messages", List.of(Map.of("role", "user", "parts", List.of(Map.of("type", "text",
+                "content", "Name a prime above 100.")))));
+        details.put("gen_ai.output.messages", List.of(Map.of("role", "assistant", "parts", List.of(Map.of("type",
+                "text", "content", "101.")))));
+        TestTopics.write(TOPIC, trace, log(trace, "0000000000000002", SpanLogs.OPERATION_DETAILS, 21, null,
+                details));
+
+        JsonPath session = awaitSession(conversation, 2, "gpt-5");
+        assertThat(session.getList("messages.content", String.class))
+                .containsExactly("Name a prime above 100.", "101.");
+    }
+
     private static JsonPath awaitSession(String sessionId, int messages, String model) {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
                 .header("Authorization", TestTenants.TENANT_A.bearer())
@@ -157,6 +226,32 @@ class SpanProjectionTest {
                 .body("attributes.model", equalTo(model)));
         return given().header("Authorization", TestTenants.TENANT_A.bearer()).when().get("/v1/sessions/" + sessionId)
                 .then().extract().jsonPath();
+    }
+
+    private static SpanEvent log(String trace, String spanId, String name, long atMs, Map<String, Object> body) {
+        return log(trace, spanId, name, atMs, body, Map.of("event.name", name));
+    }
+
+    private static SpanEvent log(String trace, String spanId, String name, long atMs, Map<String, Object> body,
+            Map<String, Object> attributes) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        try {
+            String bodyJson = body == null ? null : JSON.writeValueAsString(body);
+            return SpanEvent.newBuilder()
+                    .setHeader(EventHeader.newBuilder()
+                            .setEventId(UUID.nameUUIDFromBytes((trace + "/" + spanId + "/" + name + "/" + atMs + "/"
+                                    + bodyJson).getBytes(StandardCharsets.UTF_8)))
+                            .setTenantId("tenant-a").setOccurredAt(now).setRecordedAt(now)
+                            .setProducer(ProducerIdentity.newBuilder().setPrincipal("test").build()).build())
+                    .setTraceId(trace)
+                    .setPayload(LogRecorded.newBuilder().setSpanId(spanId).setEventName(name)
+                            .setTimeUnixNano(T0 + atMs * MS).setBody(bodyJson)
+                            .setAttributes(JSON.writeValueAsString(attributes))
+                            .setResourceAttributes("{\"service.name\":\"support-agent\"}").build())
+                    .build();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String trace() {
