@@ -11,6 +11,8 @@ CREATE TABLE rm_template.otel_log (
     span_id             TEXT        NOT NULL,
     event_name          TEXT        NOT NULL,
     time_unix_nano      BIGINT      NOT NULL,
+    -- Its place among its span's records in its export request: orders a call's events that share one time.
+    position            INT         NOT NULL,
     -- The record's body in plain JSON (null when it had none) and its attributes as one object.
     body                JSONB,
     attributes          JSONB       NOT NULL,

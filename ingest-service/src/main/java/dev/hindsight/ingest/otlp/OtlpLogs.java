@@ -13,9 +13,12 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
+import com.google.protobuf.ByteString;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -26,7 +29,9 @@ import java.util.function.Consumer;
  * {@code gen_ai.client.inference.operation.details}), tied to the call's span by trace and span id. Other records
  * (an application's own logs) are ignored without complaint. A GenAI event is refused alone when it names no valid
  * trace and span (it could never be joined to its call) or when its text cannot be stored as sent. Its body and
- * attributes are redacted as the tenant's policy says, then cut as a span's are ({@link OtlpSpans}). Pure: no I/O.
+ * attributes are redacted as the tenant's policy says, then cut as a span's are ({@link OtlpSpans}). Each keeps its
+ * position among its span's events in the request: an instrumentation emits a call's input messages in one burst,
+ * often with one timestamp, and that order is the conversation's. Pure: no I/O.
  */
 final class OtlpLogs {
 
@@ -51,6 +56,7 @@ final class OtlpLogs {
         List<String> reasons = new ArrayList<>();
         int ignored = 0;
         int rejected = 0;
+        Map<ByteString, Integer> positions = new HashMap<>();
         for (ResourceLogs resourceLogs : request.getResourceLogsList()) {
             List<KeyValue> resourceAttributes = resourceLogs.getResource().getAttributesList();
             String resource = OtlpSpans.attributes(resourceAttributes, "", new ArrayList<>(), redact);
@@ -77,8 +83,9 @@ final class OtlpLogs {
                         }
                         continue;
                     }
+                    int position = positions.merge(record.getTraceId().concat(record.getSpanId()), 1, Integer::sum) - 1;
                     kept.add(new Kept(HEX.formatHex(record.getTraceId().toByteArray()),
-                            log(record, name, resource, scope, redact)));
+                            log(record, name, position, resource, scope, redact)));
                 }
             }
         }
@@ -128,7 +135,7 @@ final class OtlpLogs {
         return null;
     }
 
-    private static LogRecorded log(LogRecord record, String name, String resource, String scope,
+    private static LogRecorded log(LogRecord record, String name, int position, String resource, String scope,
             Consumer<ObjectNode> redact) {
         List<String> truncated = new ArrayList<>();
         String attributes = OtlpSpans.attributes(record.getAttributesList(), "", truncated, redact);
@@ -146,6 +153,7 @@ final class OtlpLogs {
                 .setSpanId(HEX.formatHex(record.getSpanId().toByteArray()))
                 .setEventName(name)
                 .setTimeUnixNano(time)
+                .setPosition(position)
                 .setSeverityText(record.getSeverityText().isEmpty() ? null : record.getSeverityText())
                 .setBody(body)
                 .setAttributes(attributes)

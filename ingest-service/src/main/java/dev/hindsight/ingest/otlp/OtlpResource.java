@@ -172,10 +172,13 @@ class OtlpResource {
         OtlpLogs.Result result = OtlpLogs.of(request, redactor, caller.tenant());
         List<Outgoing<SpanEvent>> outgoing = new ArrayList<>(result.kept().size());
         for (OtlpLogs.Kept kept : result.kept()) {
-            // A log record has no id of its own: one exported again is the same event when everything it states is.
+            // A log record has no id of its own: one exported again (an exporter retries the same request) is the
+            // same event when everything it states is, its position among its span's events included (a call may
+            // send the same words twice at the same instant: the user repeating a question).
             LogRecorded log = kept.log();
             UUID eventId = EventIds.derived("otlp-log", caller.tenant().value(), kept.traceId(), log.getSpanId(),
-                    log.getEventName(), Long.toString(log.getTimeUnixNano()), log.getBody(), log.getAttributes());
+                    log.getEventName(), Long.toString(log.getTimeUnixNano()), Integer.toString(log.getPosition()),
+                    log.getBody(), log.getAttributes());
             outgoing.add(outgoing(caller, eventId, kept.traceId(), log.getTimeUnixNano(), log));
         }
         ExportLogsServiceResponse.Builder answer = ExportLogsServiceResponse.newBuilder();

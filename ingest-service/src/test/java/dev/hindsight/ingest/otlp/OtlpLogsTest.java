@@ -53,6 +53,19 @@ class OtlpLogsTest {
     }
 
     @Test
+    void eachEventKeepsItsPlaceAmongItsSpansEventsInTheRequest() {
+        OtlpLogs.Result result = logs(
+                record().setEventName("gen_ai.system.message").build(),
+                record().setEventName("gen_ai.user.message").setSpanId(ByteString.fromHex("eee19b7ec3c1b175")).build(),
+                record().setBody(text("an application log line between them")).build(),
+                record().setEventName("gen_ai.user.message").build(),
+                record().setEventName("gen_ai.user.message").build());
+
+        assertThat(result.kept()).extracting(k -> k.log().getSpanId() + "#" + k.log().getPosition())
+                .containsExactly(SPAN + "#0", "eee19b7ec3c1b175#0", SPAN + "#1", SPAN + "#2");
+    }
+
+    @Test
     void anEventThatNamesNoSpanOrHoldsUnstorableTextIsRefusedAloneAndSaysWhy() {
         OtlpLogs.Result result = logs(
                 record().setEventName("gen_ai.user.message").setTraceId(ByteString.EMPTY).build(),

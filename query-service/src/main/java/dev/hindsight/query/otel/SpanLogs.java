@@ -40,19 +40,19 @@ final class SpanLogs {
     static final String OPERATION_DETAILS = "gen_ai.client.inference.operation.details";
 
     private static final String INSERT = """
-            INSERT INTO {rm}.otel_log (tenant_id, trace_id, span_id, event_name, time_unix_nano, body, attributes,
-                                       truncated, event_id, recorded_at)
-            SELECT tenant_id, trace_id, span_id, event_name, time_unix_nano, body::jsonb, attributes::jsonb,
+            INSERT INTO {rm}.otel_log (tenant_id, trace_id, span_id, event_name, time_unix_nano, position, body,
+                                       attributes, truncated, event_id, recorded_at)
+            SELECT tenant_id, trace_id, span_id, event_name, time_unix_nano, position, body::jsonb, attributes::jsonb,
                    truncated::jsonb, event_id, recorded_at
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[],
-                        $8::text[], $9::uuid[], $10::timestamptz[])
-                AS l(tenant_id, trace_id, span_id, event_name, time_unix_nano, body, attributes, truncated, event_id,
-                     recorded_at)
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::int[], $7::text[],
+                        $8::text[], $9::text[], $10::uuid[], $11::timestamptz[])
+                AS l(tenant_id, trace_id, span_id, event_name, time_unix_nano, position, body, attributes, truncated,
+                     event_id, recorded_at)
             ON CONFLICT (tenant_id, trace_id, event_id) DO NOTHING""";
 
     /** The GenAI events of the sessions' traces. */
     private static final String OF_SESSIONS = """
-            SELECT l.tenant_id, l.trace_id, l.span_id, l.event_name, l.time_unix_nano, l.body::text AS body,
+            SELECT l.tenant_id, l.trace_id, l.span_id, l.event_name, l.time_unix_nano, l.position, l.body::text AS body,
                    l.attributes::text AS attributes, l.event_id
             FROM unnest($1::text[], $2::text[]) AS u(tenant_id, session_id)
             JOIN {rm}.otel_trace t USING (tenant_id, session_id)
@@ -72,6 +72,7 @@ final class SpanLogs {
         String[] spans = new String[n];
         String[] names = new String[n];
         Long[] times = new Long[n];
+        Integer[] positions = new Integer[n];
         String[] bodies = new String[n];
         String[] attributes = new String[n];
         String[] truncated = new String[n];
@@ -85,6 +86,7 @@ final class SpanLogs {
             spans[i] = log.getSpanId();
             names[i] = log.getEventName();
             times[i] = log.getTimeUnixNano();
+            positions[i] = log.getPosition();
             bodies[i] = log.getBody();
             attributes[i] = log.getAttributes();
             truncated[i] = new JsonArray(new ArrayList<>(log.getTruncated())).encode();
@@ -92,7 +94,7 @@ final class SpanLogs {
             recorded[i] = Json.utc(event.getHeader().getRecordedAt());
         }
         return tx.preparedQuery(model.sql(INSERT)).execute(Tuple.from(new Object[] {tenants, traces, spans, names,
-                times, bodies, attributes, truncated, ids, recorded})).replaceWithVoid();
+                times, positions, bodies, attributes, truncated, ids, recorded})).replaceWithVoid();
     }
 
     /** The GenAI events of the sessions {@code keys} names ({@code [tenants, session ids]}), by trace and span. */
@@ -106,8 +108,8 @@ final class SpanLogs {
             SpanKey key = new SpanKey(TenantId.of(row.getString("tenant_id")), row.getString("trace_id"),
                     row.getString("span_id"));
             bySpan.computeIfAbsent(key, k -> new ArrayList<>()).add(new Event(row.getString("event_name"),
-                    row.getLong("time_unix_nano"), tree(row.getString("body")), tree(row.getString("attributes")),
-                    row.getUUID("event_id")));
+                    row.getLong("time_unix_nano"), row.getInteger("position"), tree(row.getString("body")),
+                    tree(row.getString("attributes")), row.getUUID("event_id")));
         }
         return bySpan;
     }
@@ -117,9 +119,11 @@ final class SpanLogs {
         if (events == null || events.isEmpty()) {
             return span;
         }
-        // One order, whatever order the events arrived in: their time, then their id.
+        // One order, whatever order the events arrived in: their time, then their place in their export (a call's
+        // input messages often share one time), then their id.
         List<Event> ordered = new ArrayList<>(events);
-        ordered.sort(Comparator.comparingLong(Event::timeNanos).thenComparing(Event::id));
+        ordered.sort(Comparator.comparingLong(Event::timeNanos).thenComparingInt(Event::position)
+                .thenComparing(Event::id));
         List<SpanFact.Event> all = new ArrayList<>(span.events());
         ObjectNode attributes = span.attributes() instanceof ObjectNode own ? own.deepCopy() : JSON.createObjectNode();
         for (Event event : ordered) {
@@ -162,6 +166,6 @@ final class SpanLogs {
     }
 
     /** One stored GenAI event. */
-    record Event(String name, long timeNanos, JsonNode body, JsonNode attributes, UUID id) {
+    record Event(String name, long timeNanos, int position, JsonNode body, JsonNode attributes, UUID id) {
     }
 }

@@ -170,10 +170,10 @@ class SpanAssemblyTest {
         SpanFact chat = span("0000000000000002", null, 10, 20, "chat", Map.of("gen_ai.system", "openai",
                 "gen_ai.request.model", "gpt-4o-mini"));
         List<SpanLogs.Event> events = new ArrayList<>(List.of(
-                new SpanLogs.Event("gen_ai.user.message", 10 * MS, object(Map.of("content", "Hi there")),
+                new SpanLogs.Event("gen_ai.user.message", 10 * MS, 0, object(Map.of("content", "Hi there")),
                         object(Map.of("event.name", "gen_ai.user.message", "gen_ai.system", "openai")),
                         java.util.UUID.fromString("00000000-0000-0000-0000-000000000002")),
-                new SpanLogs.Event("gen_ai.choice", 20 * MS, object(Map.of("index", 0, "message",
+                new SpanLogs.Event("gen_ai.choice", 20 * MS, 0, object(Map.of("index", 0, "message",
                         Map.of("role", "assistant", "content", "Hello!"))), object(Map.of()),
                         java.util.UUID.fromString("00000000-0000-0000-0000-000000000001"))));
         Collections.reverse(events);
@@ -190,10 +190,33 @@ class SpanAssemblyTest {
     }
 
     @Test
+    void eventsOfOneInstantAreReadInTheirPlaceInTheExportNotByTheirIds() {
+        SpanFact chat = span("0000000000000002", null, 10, 20, "chat", Map.of("gen_ai.request.model", "gpt-4o"));
+        long at = 10 * MS;
+        // The ids sort the other way round from the positions.
+        List<SpanLogs.Event> events = List.of(
+                new SpanLogs.Event("gen_ai.user.message", at, 0, object(Map.of("content", "Suggest a name.")),
+                        object(Map.of()), java.util.UUID.fromString("00000000-0000-0000-0000-000000000009")),
+                new SpanLogs.Event("gen_ai.assistant.message", at, 1, object(Map.of("content", "Onyx?")),
+                        object(Map.of()), java.util.UUID.fromString("00000000-0000-0000-0000-000000000008")),
+                new SpanLogs.Event("gen_ai.user.message", at, 2, object(Map.of("content", "Suggest a name.")),
+                        object(Map.of()), java.util.UUID.fromString("00000000-0000-0000-0000-000000000007")),
+                new SpanLogs.Event("gen_ai.choice", 20 * MS, 0, object(Map.of("message", Map.of("content",
+                        "Salem."))), object(Map.of()), java.util.UUID.fromString(
+                                "00000000-0000-0000-0000-000000000001")));
+
+        SpanFact joined = SpanLogs.joined(chat, events);
+        Session session = SpanAssembly.assemble("s", List.of(joined));
+
+        assertThat(contents(session)).containsExactly("user: Suggest a name.", "assistant: Onyx?",
+                "user: Suggest a name.", "assistant: Salem.");
+    }
+
+    @Test
     void theOperationDetailsEventFillsOnlyWhatTheSpanLacks() {
         SpanFact chat = span("0000000000000002", null, 10, 20, "chat", Map.of("gen_ai.request.model", "gpt-5",
                 "gen_ai.output.messages", "[" + ANSWER + "]"));
-        SpanLogs.Event details = new SpanLogs.Event(SpanLogs.OPERATION_DETAILS, 20 * MS, null, object(Map.of(
+        SpanLogs.Event details = new SpanLogs.Event(SpanLogs.OPERATION_DETAILS, 20 * MS, 0, null, object(Map.of(
                 "gen_ai.request.model", "other", "gen_ai.input.messages", JSON.valueToTree(List.of(Map.of(
                         "role", "user", "parts", List.of(Map.of("type", "text", "content", "Why?"))))))),
                 java.util.UUID.randomUUID());

@@ -161,11 +161,11 @@ class SpanProjectionTest {
                         "tool_calls", "message", Map.of("role", "assistant", "tool_calls", List.of(Map.of(
                                 "id", "call-7", "type", "function", "function", Map.of("name", "calendar",
                                         "arguments", "{\"year\":2027}")))))),
-                log(trace, "0000000000000004", "gen_ai.user.message", 31, Map.of("content", "Is 2027 a leap year?")),
-                log(trace, "0000000000000004", "gen_ai.assistant.message", 31, Map.of("tool_calls", List.of(Map.of(
+                log(trace, "0000000000000004", "gen_ai.user.message", 31, 0, Map.of("content", "Is 2027 a leap year?")),
+                log(trace, "0000000000000004", "gen_ai.assistant.message", 31, 1, Map.of("tool_calls", List.of(Map.of(
                         "id", "call-7", "type", "function", "function", Map.of("name", "calendar",
                                 "arguments", "{\"year\":2027}"))))),
-                log(trace, "0000000000000004", "gen_ai.tool.message", 31, Map.of("id", "call-7", "content",
+                log(trace, "0000000000000004", "gen_ai.tool.message", 31, 2, Map.of("id", "call-7", "content",
                         "365 days")),
                 log(trace, "0000000000000004", "gen_ai.choice", 59, Map.of("index", 0, "finish_reason", "stop",
                         "message", Map.of("role", "assistant", "content", "No: 2027 has 365 days."))));
@@ -208,7 +208,7 @@ class SpanProjectionTest {
                 "content", "Name a prime above 100.")))));
         details.put("gen_ai.output.messages", List.of(Map.of("role", "assistant", "parts", List.of(Map.of("type",
                 "text", "content", "101.")))));
-        TestTopics.write(TOPIC, trace, log(trace, "0000000000000002", SpanLogs.OPERATION_DETAILS, 21, null,
+        TestTopics.write(TOPIC, trace, log(trace, "0000000000000002", SpanLogs.OPERATION_DETAILS, 21, 0, null,
                 details));
 
         JsonPath session = awaitSession(conversation, 2, "gpt-5");
@@ -229,23 +229,29 @@ class SpanProjectionTest {
     }
 
     private static SpanEvent log(String trace, String spanId, String name, long atMs, Map<String, Object> body) {
-        return log(trace, spanId, name, atMs, body, Map.of("event.name", name));
+        return log(trace, spanId, name, atMs, 0, body);
     }
 
-    private static SpanEvent log(String trace, String spanId, String name, long atMs, Map<String, Object> body,
-            Map<String, Object> attributes) {
+    /** A call's input messages often share one time: their position in the export orders them. */
+    private static SpanEvent log(String trace, String spanId, String name, long atMs, int position,
+            Map<String, Object> body) {
+        return log(trace, spanId, name, atMs, position, body, Map.of("event.name", name));
+    }
+
+    private static SpanEvent log(String trace, String spanId, String name, long atMs, int position,
+            Map<String, Object> body, Map<String, Object> attributes) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         try {
             String bodyJson = body == null ? null : JSON.writeValueAsString(body);
             return SpanEvent.newBuilder()
                     .setHeader(EventHeader.newBuilder()
                             .setEventId(UUID.nameUUIDFromBytes((trace + "/" + spanId + "/" + name + "/" + atMs + "/"
-                                    + bodyJson).getBytes(StandardCharsets.UTF_8)))
+                                    + position + "/" + bodyJson).getBytes(StandardCharsets.UTF_8)))
                             .setTenantId("tenant-a").setOccurredAt(now).setRecordedAt(now)
                             .setProducer(ProducerIdentity.newBuilder().setPrincipal("test").build()).build())
                     .setTraceId(trace)
                     .setPayload(LogRecorded.newBuilder().setSpanId(spanId).setEventName(name)
-                            .setTimeUnixNano(T0 + atMs * MS).setBody(bodyJson)
+                            .setTimeUnixNano(T0 + atMs * MS).setPosition(position).setBody(bodyJson)
                             .setAttributes(JSON.writeValueAsString(attributes))
                             .setResourceAttributes("{\"service.name\":\"support-agent\"}").build())
                     .build();

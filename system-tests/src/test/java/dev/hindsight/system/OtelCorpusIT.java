@@ -1,0 +1,275 @@
+package dev.hindsight.system;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hindsight.system.RunningSystem.Service;
+import dev.hindsight.testing.TestTenants;
+import io.restassured.response.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * What real instrumentations export (the corpus {@code tools/otel-capture} records: OpenTelemetry's OpenAI
+ * instrumentation with content as log events, OpenInference's OpenAI and LangChain instrumentations), replayed into
+ * ingest-service's {@code /otlp/v1/traces} and {@code /otlp/v1/logs} as exporters deliver it at their worst: every
+ * span, and each span's events as one export held them, in its own place in a shuffled order, split across
+ * requests, some sent twice, the root span that names the conversation last. Each run assembles into exactly the session the agent had: its messages, tool
+ * steps with their results, and token usage. The shuffle's seed is in every failure's description; set
+ * {@code -Dotel.corpus.seed=<seed>} to replay one.
+ */
+class OtelCorpusIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final long SEED = Long.getLong("otel.corpus.seed", new Random().nextLong());
+
+    private static RunningSystem system;
+
+    @BeforeAll
+    static void startSystem() {
+        system = RunningSystem.shared();
+    }
+
+    /** A message of the expected session: a tool step is {@code name -> result}. */
+    private record Expected(String role, String content, List<String> tools, Long inputTokens, Long outputTokens) {
+
+        static Expected user(String content) {
+            return new Expected("user", content, List.of(), null, null);
+        }
+
+        static Expected answer(String content, long inputTokens, long outputTokens, String... tools) {
+            return new Expected("assistant", content, List.of(tools), inputTokens, outputTokens);
+        }
+    }
+
+    private static String weather(String city, int celsius, String conditions) {
+        return "get_weather -> {\"city\":\"" + city + "\",\"temperature_c\":" + celsius + ",\"conditions\":\""
+                + conditions + "\"}";
+    }
+
+    static Stream<Arguments> corpus() {
+        String paris = weather("Paris", 18, "light rain");
+        return Stream.of(
+                Arguments.of("otel-openai-tool-loop", List.of(
+                        Expected.user("What is the weather in Paris right now?"),
+                        Expected.answer("It is 18 °C in Paris with light rain, so take an umbrella.", 86 + 131,
+                                17 + 16, paris))),
+                Arguments.of("otel-openai-parallel-tools", List.of(
+                        Expected.user("Compare the weather in Paris and London right now."),
+                        Expected.answer("Paris is warmer at 18 °C with light rain; London is 14 °C and overcast.",
+                                92 + 171, 46 + 22, paris, weather("London", 14, "overcast")))),
+                Arguments.of("otel-openai-streamed", List.of(
+                        Expected.user("Should I pack sunglasses for Lisbon today?"),
+                        Expected.answer("Yes: it is sunny and 24 °C in Lisbon, so sunglasses are a good idea.",
+                                84 + 129, 17 + 19, weather("Lisbon", 24, "sunny")))),
+                Arguments.of("otel-openai-repeated-turn", List.of(
+                        Expected.user("Suggest a name for my black cat."),
+                        Expected.answer("How about Onyx?", 31, 5),
+                        Expected.user("Suggest a name for my black cat."),
+                        Expected.answer("Another idea: Salem.", 47, 6))),
+                Arguments.of("otel-openai-trimmed-history", List.of(
+                        Expected.user("Is it snowing in Oslo?"),
+                        Expected.answer("Yes, there are snow showers in Oslo and it is 3 °C.", 58 + 79, 16 + 15,
+                                weather("Oslo", 3, "snow showers")))),
+                Arguments.of("openinference-openai-tool-loop", List.of(
+                        Expected.user("What is the weather in Paris right now?"),
+                        Expected.answer("It is 18 °C in Paris with light rain, so take an umbrella.", 86 + 131,
+                                17 + 16, paris))),
+                Arguments.of("openinference-langchain-tool-loop", List.of(
+                        Expected.user("What is the weather in London right now?"),
+                        Expected.answer("It is 14 °C and overcast in London.", 86 + 129, 17 + 11,
+                                weather("London", 14, "overcast")))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("corpus")
+    void aRecordedRunSentShuffledSplitAndTwiceIsExactlyTheAgentsSession(String scenario, List<Expected> expected)
+            throws IOException {
+        String conversation = "conv-" + scenario + "-" + UUID.randomUUID();
+        JsonNode fixture = fixture(scenario, conversation);
+        Random random = new Random(SEED ^ scenario.hashCode());
+        List<Request> requests = shuffledAndSplit(fixture, random);
+        String replay = "seed " + SEED + ", " + requests.size() + " requests";
+
+        for (Request request : requests) {
+            Response answer = given().baseUri(system.url(Service.INGEST))
+                    .header("Authorization", TestTenants.TENANT_A.bearer()).contentType("application/json")
+                    .body(request.body().toString()).when().post("/otlp/v1/" + request.signal());
+            assertThat(answer.statusCode()).as(replay + ": " + answer.body().asString()).isEqualTo(200);
+            assertThat(answer.body().asString()).as(replay + ": nothing refused").doesNotContain("rejected");
+        }
+
+        // Every request was acknowledged; query-service applies them in its own time, so wait for the session to
+        // become what it should be, then say what differs if it never did.
+        JsonNode session = awaitSession(conversation, read -> actual(read).equals(expected));
+        assertThat(actual(session)).as(replay).containsExactlyElementsOf(expected);
+    }
+
+    /** The fixture, its conversation id made this run's own and its trace ids new, so that runs do not meet. */
+    private static JsonNode fixture(String scenario, String conversation) throws IOException {
+        String text;
+        try (InputStream in = OtelCorpusIT.class.getResourceAsStream("/otel-corpus/" + scenario + ".json")) {
+            assertThat(in).as("fixture " + scenario).isNotNull();
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        JsonNode fixture = Wire.JSON.readTree(text.replace("conv-" + scenario + "-0001", conversation));
+        renameTraces(fixture, new HashMap<>());
+        return fixture;
+    }
+
+    private static void renameTraces(JsonNode node, Map<String, String> renamed) {
+        if (node instanceof ObjectNode object) {
+            JsonNode trace = object.get("traceId");
+            if (trace != null && trace.isTextual() && !trace.textValue().isEmpty()) {
+                object.put("traceId", renamed.computeIfAbsent(trace.textValue(), old -> {
+                    byte[] id = new byte[16];
+                    new Random().nextBytes(id);
+                    return HexFormat.of().formatHex(id);
+                }));
+            }
+            object.forEach(child -> renameTraces(child, renamed));
+        } else if (node instanceof ArrayNode array) {
+            array.forEach(child -> renameTraces(child, renamed));
+        }
+    }
+
+    /** An export request: {@code traces} or {@code logs}, and its OTLP/JSON body. */
+    private record Request(String signal, JsonNode body) {
+    }
+
+    /**
+     * What travels as one piece: a span, or the GenAI events one export held for one span, in their order (an
+     * instrumentation emits a call's events in one burst, often with one timestamp, and an SDK's batch keeps them
+     * together), with the resource and scope they were exported under.
+     */
+    private record Item(String signal, JsonNode resource, JsonNode scope, List<JsonNode> records) {
+    }
+
+    /**
+     * The fixture's spans and events in pieces ({@link Item}), shuffled, about a fifth of them twice (an exporter's
+     * retry), in requests of one to three pieces of a signal; the root span, which alone names the conversation for
+     * OpenTelemetry's instrumentation, in the last request.
+     */
+    private static List<Request> shuffledAndSplit(JsonNode fixture, Random random) {
+        List<Item> items = new ArrayList<>();
+        Item root = null;
+        for (JsonNode export : fixture.path("exports")) {
+            boolean traces = export.path("signal").asText().equals("traces");
+            for (JsonNode resource : export.path("body").path(traces ? "resourceSpans" : "resourceLogs")) {
+                for (JsonNode scope : resource.path(traces ? "scopeSpans" : "scopeLogs")) {
+                    Map<String, List<JsonNode>> bySpan = new java.util.LinkedHashMap<>();
+                    for (JsonNode record : scope.path(traces ? "spans" : "logRecords")) {
+                        if (traces) {
+                            Item span = new Item("traces", resource.path("resource"), scope.path("scope"),
+                                    List.of(record));
+                            if (record.path("parentSpanId").asText("").isEmpty()) {
+                                root = span;
+                            } else {
+                                items.add(span);
+                            }
+                        } else {
+                            bySpan.computeIfAbsent(record.path("spanId").asText(), k -> new ArrayList<>()).add(record);
+                        }
+                    }
+                    bySpan.values().forEach(records -> items.add(new Item("logs", resource.path("resource"),
+                            scope.path("scope"), records)));
+                }
+            }
+        }
+        assertThat(root).as("the fixture's root span").isNotNull();
+        List<Item> again = new ArrayList<>();
+        for (Item item : items) {
+            if (random.nextInt(5) == 0) {
+                again.add(item);
+            }
+        }
+        items.addAll(again);
+        Collections.shuffle(items, random);
+        List<Request> requests = new ArrayList<>();
+        int i = 0;
+        while (i < items.size()) {
+            String signal = items.get(i).signal();
+            List<Item> batch = new ArrayList<>();
+            int size = 1 + random.nextInt(3);
+            // An exporter retries a request as it was: never the same records twice within one.
+            while (i < items.size() && batch.size() < size && items.get(i).signal().equals(signal)
+                    && !batch.contains(items.get(i))) {
+                batch.add(items.get(i++));
+            }
+            requests.add(request(signal, batch));
+        }
+        requests.add(request("traces", List.of(root)));
+        return requests;
+    }
+
+    private static Request request(String signal, List<Item> items) {
+        boolean traces = signal.equals("traces");
+        ObjectNode body = Wire.JSON.createObjectNode();
+        ArrayNode resources = body.putArray(traces ? "resourceSpans" : "resourceLogs");
+        for (Item item : items) {
+            ObjectNode resource = resources.addObject();
+            resource.set("resource", item.resource());
+            ObjectNode scope = resource.putArray(traces ? "scopeSpans" : "scopeLogs").addObject();
+            scope.set("scope", item.scope());
+            scope.putArray(traces ? "spans" : "logRecords").addAll(item.records());
+        }
+        return new Request(signal, body);
+    }
+
+    /** The session as the API serves it, in the terms of {@link Expected}. */
+    private static List<Expected> actual(JsonNode session) {
+        List<Expected> messages = new ArrayList<>();
+        for (JsonNode message : session.path("messages")) {
+            List<String> tools = new ArrayList<>();
+            for (JsonNode step : message.path("thinking_steps")) {
+                tools.add(step.path("step_type").asText().equals("tool")
+                        ? step.path("tool_name").asText() + " -> " + step.path("tool_result").asText()
+                        : step.path("step_type").asText() + ": " + step.path("content").asText());
+            }
+            JsonNode usage = message.path("usage");
+            messages.add(new Expected(message.path("role").asText(), message.path("content").asText(), tools,
+                    usage.hasNonNull("input_tokens") ? usage.get("input_tokens").asLong() : null,
+                    usage.hasNonNull("output_tokens") ? usage.get("output_tokens").asLong() : null));
+        }
+        return messages;
+    }
+
+    private static JsonNode awaitSession(String sessionId, java.util.function.Predicate<JsonNode> complete) {
+        JsonNode[] last = new JsonNode[1];
+        try {
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
+                Response response = given().baseUri(system.url(Service.QUERY))
+                        .header("Authorization", TestTenants.TENANT_A.bearer())
+                        .when().get("/v1/sessions/" + sessionId);
+                if (response.statusCode() != 200) {
+                    return false;
+                }
+                last[0] = Wire.JSON.readTree(response.asByteArray());
+                return complete.test(last[0]);
+            });
+        } catch (org.awaitility.core.ConditionTimeoutException timedOut) {
+            // The last answer goes on to the assertions, which say what differs.
+            assertThat(last[0]).as("session %s within %s (seed %s)", sessionId, WAIT, SEED).isNotNull();
+        }
+        return last[0];
+    }
+}
