@@ -18,16 +18,16 @@ import java.util.TreeMap;
  * A session from the spans of an agent's runs (ADR 0012): a pure function of the set of spans, so that the same spans
  * give the same session in whatever order and however split they arrived. Spans are read in {@link SpanFact#ORDER}.
  *
- * <p>Each model call (GenAI {@code chat} / {@code text_completion} / {@code generate_content}, OpenInference
- * {@code LLM}) states its input and output messages: GenAI's {@code gen_ai.input.messages} / {@code
- * gen_ai.output.messages} (structured parts), the older per-message span events ({@code gen_ai.user.message},
- * {@code gen_ai.choice}, ...), or OpenInference's {@code llm.input_messages.<i>.message.*}. A call's input re-sends
- * the conversation so far, as the agent shaped it (whole, trimmed, a window of its end, or none); the calls are merged
- * into one conversation, each message once ({@link #merge}), a user's repeated words as a new turn. The conversation is then read
- * as Hindsight reads one: a user message, then one assistant message per answer whose thinking steps are, in order,
- * the reasoning parts, the words said between tool calls, and the tool calls with their results (from the tool
- * messages, else from the tool executions' spans, GenAI {@code execute_tool} or OpenInference {@code TOOL}, which
- * also give an error when the span failed); the answer's last words are its content.
+ * <p>Each model call (GenAI {@code chat} / {@code text_completion} / {@code generate_content}, OpenInference {@code
+ * LLM}) states its input and output messages: GenAI's {@code gen_ai.input.messages} / {@code gen_ai.output.messages}
+ * (structured parts), the older per-message span events ({@code gen_ai.user.message}, {@code gen_ai.choice}, ...), or
+ * OpenInference's {@code llm.input_messages.<i>.message.*}. A call's input re-sends the conversation so far, as the
+ * agent shaped it (whole, trimmed, a window of its end, or none); the calls are merged into one conversation, each
+ * message once ({@link #merge}), a user's repeated words as a new turn. The conversation is then read as Hindsight
+ * reads one: a user message, then one assistant message per answer whose thinking steps are, in order, the reasoning
+ * parts, the words said between tool calls, and the tool calls with their results (from the tool messages, else from
+ * the tool executions' spans, GenAI {@code execute_tool} or OpenInference {@code TOOL}, which also give an error when
+ * the span failed); the answer's last words are its content.
  */
 final class SpanAssembly {
 
@@ -226,7 +226,9 @@ final class SpanAssembly {
         return turns;
     }
 
-    /** OpenInference's flattened messages: prefix + i + ".message.role", ".message.content", ".message.tool_calls...". */
+    /**
+     * OpenInference's flattened messages: prefix + i + ".message.role", ".message.content", ".message.tool_calls...".
+     */
     private static List<Turn> openInference(SpanFact span, String prefix) {
         Map<Integer, Map<String, JsonNode>> byIndex = new TreeMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = span.attributes().fields(); it.hasNext(); ) {
@@ -488,7 +490,8 @@ final class SpanAssembly {
                         }
                     }
                     default -> {
-                        if (turn.role().equals("assistant") && !blank(part.content())) {
+                        // Blank words are kept until message() knows whether they are the answer, kept as sent.
+                        if (turn.role().equals("assistant") && part.content() != null) {
                             steps.add(MutableStep.reasoning(part.content(), true));
                         }
                     }
@@ -508,6 +511,7 @@ final class SpanAssembly {
             if (last >= 0 && steps.get(last).said) {
                 content = steps.remove(last).content;
             }
+            steps.removeIf(step -> step.said && blank(step.content));
             Long input = null;
             Long output = null;
             long latency = 0;

@@ -166,6 +166,18 @@ class SpanAssemblyTest {
     }
 
     @Test
+    void blankLastWordsAreStillTheAnswerAsSent() {
+        String blank = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\" \\t\\n \"}]}";
+        List<SpanFact> spans = List.of(chat("0000000000000002", 1, 10, List.of(USER), List.of(CALL)),
+                chat("0000000000000004", 20, 30, List.of(USER, CALL, TOOL_RESULT), List.of(blank)));
+
+        Message answer = SpanAssembly.assemble("s", spans).messages().get(1);
+
+        assertThat(answer.content()).isEqualTo(" \t\n ");
+        assertThat(answer.steps()).extracting(Step::type).containsExactly("reasoning", "reasoning", "tool");
+    }
+
+    @Test
     void genAiEventsJoinedFromLogRecordsAreReadAsSpanEventsWhateverOrderTheyCameIn() {
         SpanFact chat = span("0000000000000002", null, 10, 20, "chat", Map.of("gen_ai.system", "openai",
                 "gen_ai.request.model", "gpt-4o-mini"));
