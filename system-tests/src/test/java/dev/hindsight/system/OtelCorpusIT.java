@@ -32,10 +32,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * What real instrumentations export (the corpus {@code tools/otel-capture} records: OpenTelemetry's OpenAI
  * instrumentation with content as log events, OpenInference's OpenAI and LangChain instrumentations), replayed into
  * ingest-service's {@code /otlp/v1/traces} and {@code /otlp/v1/logs} as exporters deliver it at their worst: every
- * span, and each span's events as one export held them, in its own place in a shuffled order, split across
- * requests, some sent twice, the root span that names the conversation last. Each run assembles into exactly the session the agent had: its messages, tool
- * steps with their results, and token usage. The shuffle's seed is in every failure's description; set
- * {@code -Dotel.corpus.seed=<seed>} to replay one.
+ * span, and each span's events as one export held them, in its own place in a shuffled order, split across requests,
+ * some sent twice, the root span that names the conversation last. Each run assembles into exactly the session the
+ * agent had: its messages, tool steps with their results, and token usage. The shuffle's seed is in every failure's
+ * description; set {@code -Dotel.corpus.seed=<seed>} to replay one.
  */
 class OtelCorpusIT {
 

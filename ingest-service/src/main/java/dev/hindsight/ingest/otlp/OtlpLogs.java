@@ -3,6 +3,7 @@ package dev.hindsight.ingest.otlp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.ByteString;
 import dev.hindsight.events.spans.LogRecorded;
 import dev.hindsight.platform.json.StorableText;
 import dev.hindsight.platform.redact.Redactor;
@@ -13,7 +14,6 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
-import com.google.protobuf.ByteString;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -83,7 +83,8 @@ final class OtlpLogs {
                         }
                         continue;
                     }
-                    int position = positions.merge(record.getTraceId().concat(record.getSpanId()), 1, Integer::sum) - 1;
+                    ByteString span = record.getTraceId().concat(record.getSpanId());
+                    int position = positions.merge(span, 1, Integer::sum) - 1;
                     kept.add(new Kept(HEX.formatHex(record.getTraceId().toByteArray()),
                             log(record, name, position, resource, scope, redact)));
                 }

@@ -38,13 +38,14 @@ import java.util.regex.Pattern;
  * ({@code token = generateToken()}, {@code password = settings.DB_PASSWORD}), a placeholder ({@code ********},
  * {@code null}, {@code true}, {@code none}), unquoted values too short to be a credential (under 8 characters, 4
  * for passwords), and prose ("Forgot password: click the link": a plain word after a colon, with more words after
- * it on the line; the same word at the end of a YAML line, or after {@code =}, is redacted). Prose ("a token bucket", "the password reset flow"), commit hashes, UUIDs, paths and base64 without
- * a key name are left alone: no rule matches them.
+ * it on the line; the same word at the end of a YAML line, or after {@code =}, is redacted). Prose ("a token bucket",
+ * "the password reset flow"), commit hashes, UUIDs, paths and base64 without a key name are left alone: no rule
+ * matches them.
  *
- * <p>Linear time: every pattern starts with a literal or a one-character lookbehind and has only bounded or
- * possessive quantifiers, so no input can make a rule backtrack more than a constant amount per position; the PEM
- * rule is a scan, not a regular expression, because "from BEGIN to END" as a lazy regex is quadratic on many BEGINs
- * without an END. Idempotent: scrubbing scrubbed text changes nothing. Thread-safe: the rules are immutable.
+ * <p>Linear time: every pattern is tried only where one of its triggers starts and has only bounded or possessive
+ * quantifiers and bounded lookbehinds, so no input can make a rule backtrack more than a constant amount per position;
+ * the PEM rule is a scan, not a regular expression, because "from BEGIN to END" as a lazy regex is quadratic on many
+ * BEGINs without an END. Idempotent: scrubbing scrubbed text changes nothing. Thread-safe: the rules are immutable.
  */
 public final class SecretScrubber {
 
@@ -106,7 +107,8 @@ public final class SecretScrubber {
             when(new RegexRule("(?<![A-Za-z0-9_-])[Bb]earer[ \\t]{1,5}([A-Za-z0-9._~+/-]{20,4096}+=*+)", 1,
                     match -> "bearer-token", (text, match) -> hasDigit(match.group(1))), "bearer"),
             // Starts at "://", the scheme checked behind it: every rule's match starts at one of its triggers.
-            when(new RegexRule("://(?<=(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://)[^\\s:/@?#\\[\\]\"'<>]{0,256}+:"
+            when(new RegexRule("://(?<=(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://)"
+                    + "[^\\s:/@?#\\[\\]\"'<>]{0,256}+:"
                     + "([^\\s/@?#\"'<>]{1,256}+)@", 1,
                     match -> "url-password", (text, match) -> notAReference(match.group(1))), "://"),
             // The key word ends a key name of at most 40 more characters: said by a lookbehind, so that the match

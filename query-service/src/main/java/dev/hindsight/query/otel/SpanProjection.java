@@ -236,7 +236,8 @@ class SpanProjection extends ReadModelProjection<SpanEvent> {
         Instant last = at;
         return tx.preparedQuery(model.sql(SESSIONS_OF_TRACES)).execute(Key.tuple(traces)).map(rows -> {
             Set<Key> sessions = new LinkedHashSet<>();
-            rows.forEach(row -> sessions.add(new Key(TenantId.of(row.getString("tenant_id")), row.getString("session_id"))));
+            rows.forEach(row -> sessions.add(new Key(TenantId.of(row.getString("tenant_id")),
+                    row.getString("session_id"))));
             sessions.addAll(traces);
             return sessions.stream().map(s -> new Change(s.tenant(), "session", s.id(), last)).toList();
         });
