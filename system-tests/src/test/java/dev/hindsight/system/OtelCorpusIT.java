@@ -34,7 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ingest-service's {@code /otlp/v1/traces} and {@code /otlp/v1/logs} as exporters deliver it at their worst: every
  * span, and each span's events as one export held them, in its own place in a shuffled order, split across requests,
  * some sent twice, the root span that names the conversation last. Each run assembles into exactly the session the
- * agent had: its messages, tool steps with their results, and token usage. The shuffle's seed is in every failure's
+ * agent had: its messages, tool steps with their results (a sub-agent's named after it), token usage, and the tree of
+ * agents when agents ran inside the agent, each with its task and answer. The shuffle's seed is in every failure's
  * description; set {@code -Dotel.corpus.seed=<seed>} to replay one.
  */
 class OtelCorpusIT {
@@ -66,8 +67,32 @@ class OtelCorpusIT {
                 + conditions + "\"}";
     }
 
+    private static final String FINDINGS = "Consumer lag rose to 120k messages after the 2.3 deploy and fell back under"
+            + " 1k once max.poll.records was lowered to 200.";
+    private static final String DRAFT = "After the 2.3 deploy, Kafka consumer lag climbed to 120k messages. Lowering"
+            + " max.poll.records to 200 brought it back under 1k.";
+
     static Stream<Arguments> corpus() {
         String paris = weather("Paris", 18, "light rain");
+        return Stream.concat(withoutAgents(paris).map(args -> Arguments.of(args.get()[0], args.get()[1], List.of())),
+                Stream.of(Arguments.of("otel-supervisor-two-workers", List.of(
+                        Expected.user("Write a two-sentence incident note about the Kafka consumer lag after the 2.3"
+                                + " deploy."),
+                        Expected.answer("Here is the incident note: " + DRAFT, 142 + 263, 188 + 93,
+                                "delegate_to_researcher -> " + FINDINGS, "delegate_to_writer -> " + DRAFT,
+                                "[researcher] search_notes -> {\"query\":\"consumer lag 2.3 deploy\",\"passages\":"
+                                        + "[\"Kafka consumer lag rose to 120k messages after the 2.3 deploy.\",\"Lag"
+                                        + " fell back under 1k once max.poll.records was lowered to 200.\"]}",
+                                "[writer] count_words -> {\"words\":20}")),
+                        List.of("supervisor",
+                                "researcher <- supervisor: Find what happened to consumer lag after the 2.3 deploy and"
+                                        + " what fixed it. => " + FINDINGS + " (219 in, 50 out)",
+                                "writer <- supervisor: Draft a two-sentence incident note from the research"
+                                        + " findings.\n\nFindings: " + FINDINGS + " => " + DRAFT
+                                        + " (282 in, 70 out)"))));
+    }
+
+    private static Stream<Arguments> withoutAgents(String paris) {
         return Stream.of(
                 Arguments.of("otel-openai-tool-loop", List.of(
                         Expected.user("What is the weather in Paris right now?"),
@@ -102,8 +127,8 @@ class OtelCorpusIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("corpus")
-    void aRecordedRunSentShuffledSplitAndTwiceIsExactlyTheAgentsSession(String scenario, List<Expected> expected)
-            throws IOException {
+    void aRecordedRunSentShuffledSplitAndTwiceIsExactlyTheAgentsSession(String scenario, List<Expected> expected,
+            List<String> agents) throws IOException {
         String conversation = "conv-" + scenario + "-" + UUID.randomUUID();
         JsonNode fixture = fixture(scenario, conversation);
         Random random = new Random(SEED ^ scenario.hashCode());
@@ -120,8 +145,10 @@ class OtelCorpusIT {
 
         // Every request was acknowledged; query-service applies them in its own time, so wait for the session to
         // become what it should be, then say what differs if it never did.
-        JsonNode session = awaitSession(conversation, read -> actual(read).equals(expected));
+        JsonNode session = awaitSession(conversation, read -> actual(read).equals(expected)
+                && agents(read).equals(agents));
         assertThat(actual(session)).as(replay).containsExactlyElementsOf(expected);
+        assertThat(agents(session)).as(replay).containsExactlyElementsOf(agents);
     }
 
     /** The fixture, its conversation id made this run's own and its trace ids new, so that runs do not meet. */
@@ -235,15 +262,53 @@ class OtelCorpusIT {
         return new Request(signal, body);
     }
 
-    /** The session as the API serves it, in the terms of {@link Expected}. */
+    /**
+     * The session's agents as "name", or "name <- parent: task => answer (tokens in, out)" for a sub-agent; empty when
+     * none ran inside another.
+     */
+    private static List<String> agents(JsonNode session) {
+        Map<String, String> names = agentNames(session);
+        List<String> agents = new ArrayList<>();
+        for (JsonNode agent : session.path("agents")) {
+            String parent = agent.path("parent_agent_id").asText(null);
+            if (parent == null) {
+                agents.add(agent.path("name").asText());
+                continue;
+            }
+            StringBuilder line = new StringBuilder(agent.path("name").asText()).append(" <- ").append(names.get(parent))
+                    .append(':');
+            for (JsonNode message : agent.path("messages")) {
+                JsonNode usage = message.path("usage");
+                line.append(message.path("role").asText().equals("user") ? " " : " => ")
+                        .append(message.path("content").asText());
+                if (!usage.isMissingNode()) {
+                    line.append(" (").append(usage.path("input_tokens").asLong()).append(" in, ")
+                            .append(usage.path("output_tokens").asLong()).append(" out)");
+                }
+            }
+            agents.add(line.toString());
+        }
+        return agents;
+    }
+
+    private static Map<String, String> agentNames(JsonNode session) {
+        Map<String, String> names = new HashMap<>();
+        session.path("agents").forEach(a -> names.put(a.path("agent_id").asText(), a.path("name").asText()));
+        return names;
+    }
+
+    /** The session as the API serves it, in the terms of {@link Expected}; a sub-agent's step named after it. */
     private static List<Expected> actual(JsonNode session) {
+        Map<String, String> names = agentNames(session);
         List<Expected> messages = new ArrayList<>();
         for (JsonNode message : session.path("messages")) {
             List<String> tools = new ArrayList<>();
             for (JsonNode step : message.path("thinking_steps")) {
-                tools.add(step.path("step_type").asText().equals("tool")
+                String agent = step.hasNonNull("agent_id") ? "[" + names.get(step.get("agent_id").asText()) + "] "
+                        : "";
+                tools.add(agent + (step.path("step_type").asText().equals("tool")
                         ? step.path("tool_name").asText() + " -> " + step.path("tool_result").asText()
-                        : step.path("step_type").asText() + ": " + step.path("content").asText());
+                        : step.path("step_type").asText() + ": " + step.path("content").asText()));
             }
             JsonNode usage = message.path("usage");
             messages.add(new Expected(message.path("role").asText(), message.path("content").asText(), tools,

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,18 +33,64 @@ final class SpanAssembly {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A thinking step: {@code reasoning} (content) or {@code tool} (name, arguments, result or error). */
+    /**
+     * A thinking step: {@code reasoning} (content) or {@code tool} (name, arguments, result or error; a memory
+     * operation is a tool step named after it, {@code memoryOperation} saying which). {@code agentId} is the sub-agent
+     * that took it (its {@code invoke_agent} span's id), null for the session's own agent.
+     */
     public record Step(String type, String content, String toolName, String toolArguments, String toolResult,
-            String toolError, String toolCallId) {
+            String toolError, String toolCallId, String agentId, String memoryOperation) {
+
+        Step(String type, String content, String toolName, String toolArguments, String toolResult, String toolError,
+                String toolCallId) {
+            this(type, content, toolName, toolArguments, toolResult, toolError, toolCallId, null, null);
+        }
     }
 
-    /** A message of the session: token usage and latency are those of the model calls that produced it. */
-    public record Message(int index, String role, String content, long atNanos, List<Step> steps, Long inputTokens,
-            Long outputTokens, Long latencyMillis, String model) {
+    /**
+     * What the model calls behind an answer cost: tokens summed over the calls (cache reads and writes are part of the
+     * input, reasoning part of the output, as the conventions count them), their latency summed, the time to first
+     * token of the last call that streamed, and the model of the last call.
+     */
+    public record Usage(Long inputTokens, Long outputTokens, Long cacheReadInputTokens, Long cacheWriteInputTokens,
+            Long reasoningOutputTokens, Long latencyMillis, Long timeToFirstTokenMillis, String model) {
     }
 
-    public record Session(String sessionId, String model, String agent, Map<String, String> labels,
-            long startedNanos, long lastNanos, List<Message> messages) {
+    /**
+     * A message of the session; an answer carries its usage and what its last call was told besides the conversation
+     * (system instructions, tool definitions as a JSON array).
+     */
+    public record Message(int index, String role, String content, long atNanos, List<Step> steps, Usage usage,
+            String systemInstructions, String toolDefinitions) {
+
+        public Long inputTokens() {
+            return usage == null ? null : usage.inputTokens();
+        }
+
+        public Long outputTokens() {
+            return usage == null ? null : usage.outputTokens();
+        }
+
+        public Long latencyMillis() {
+            return usage == null ? null : usage.latencyMillis();
+        }
+
+        public String model() {
+            return usage == null ? null : usage.model();
+        }
+    }
+
+    /**
+     * One run of an agent ({@code invoke_agent} span): the session's own agents have no parent and no messages of
+     * their own (theirs are the session's); a sub-agent has its parent's id and its own conversation.
+     */
+    public record Agent(String agentId, String parentAgentId, String name, String description, long startNanos,
+            long endNanos, List<Message> messages) {
+    }
+
+    /** {@code agents} is empty unless a sub-agent ran: then it is the tree, parents before their children. */
+    public record Session(String sessionId, String model, String agent, String provider, Map<String, String> labels,
+            long startedNanos, long lastNanos, List<Message> messages, List<Agent> agents) {
     }
 
     private SpanAssembly() {
@@ -67,24 +113,107 @@ final class SpanAssembly {
         return ordered.isEmpty() ? null : ordered.get(0).traceId();
     }
 
+    /**
+     * The session: the conversation of its own agents' model calls, and, when agents ran inside them, each
+     * sub-agent's own conversation. A sub-agent's steps are also placed in the answer of its parent during which it
+     * started, after the steps taken before it started, so that a reader of the answer's steps alone sees all the work
+     * in order; memory operations are placed the same way.
+     */
     public static Session assemble(String sessionId, List<SpanFact> spans) {
         List<SpanFact> ordered = ordered(spans);
-        List<Turn> conversation = new ArrayList<>();
+        SpanAgents agents = new SpanAgents(ordered);
+        Map<String, List<Draft>> drafts = new HashMap<>();
+        List<String> groups = new ArrayList<>(agents.subAgentsDeepestFirst());
+        groups.add(null);
+        for (String group : groups) {
+            List<SpanFact> own = ordered.stream().filter(s -> Objects.equals(agents.group(s), group)).toList();
+            List<Draft> conversation = drafts(own, group == null ? null : agents.span(group).spanId());
+            List<Insert> inserts = new ArrayList<>();
+            for (String child : agents.children(group)) {
+                List<MutableStep> steps = new ArrayList<>();
+                drafts.getOrDefault(child, List.of()).forEach(d -> steps.addAll(d.steps));
+                inserts.add(new Insert(agents.span(child).startNanos(), steps));
+            }
+            own.stream().filter(SpanCalls::isMemoryOperation).forEach(memory -> inserts.add(new Insert(
+                    memory.startNanos(), List.of(MutableStep.memory(memory, group == null ? null
+                            : agents.span(group).spanId())))));
+            inserts.sort(Comparator.comparingLong(Insert::at));
+            inserts.forEach(insert -> splice(conversation, insert));
+            drafts.put(group, conversation);
+        }
+        List<Message> messages = drafts.get(null).stream().map(Draft::message).toList();
+        List<Agent> tree = new ArrayList<>();
+        if (!agents.subAgentsDeepestFirst().isEmpty()) {
+            for (String key : agents.preOrder()) {
+                SpanFact span = agents.span(key);
+                String parent = agents.parent(key);
+                List<Message> own = drafts.containsKey(key) && parent != null
+                        ? drafts.get(key).stream().map(Draft::message).toList() : List.of();
+                tree.add(new Agent(span.spanId(), parent == null ? null : agents.span(parent).spanId(),
+                        agentName(span), span.text("gen_ai.agent.description"), span.startNanos(), span.endNanos(),
+                        own));
+            }
+        }
         SpanFact lastCall = null;
         for (SpanFact span : ordered) {
-            if (isModelCall(span)) {
-                merge(conversation, input(span), output(span).stream().map(turn -> turn.from(span)).toList(), span);
+            if (isModelCall(span) && agents.group(span) == null) {
                 lastCall = span;
             }
         }
-        List<SpanFact> executions = ordered.stream().filter(SpanAssembly::isToolExecution).toList();
-        List<Message> messages = messages(conversation, executions);
-        String agent = ordered.stream().map(s -> s.text("gen_ai.agent.name")).filter(Objects::nonNull).findFirst()
-                .orElse(null);
+        String agent = agents.topLevel().stream().map(k -> agentName(agents.span(k))).filter(Objects::nonNull)
+                .findFirst().orElseGet(() -> ordered.stream().map(s -> s.text("gen_ai.agent.name"))
+                        .filter(Objects::nonNull).findFirst().orElse(null));
+        String provider = lastCall == null ? null : SpanCalls.text(lastCall, SpanCalls.PROVIDER);
         long started = ordered.stream().mapToLong(SpanFact::startNanos).min().orElse(0);
         long last = ordered.stream().mapToLong(SpanFact::endNanos).max().orElse(0);
-        return new Session(sessionId, lastCall == null ? null : model(lastCall), agent, labels(ordered), started, last,
-                messages);
+        return new Session(sessionId, lastCall == null ? null : model(lastCall), agent, provider, labels(ordered),
+                started, last, messages, tree);
+    }
+
+    private static String agentName(SpanFact agent) {
+        String name = agent.text("gen_ai.agent.name");
+        return name != null ? name : agent.text("agent.name") != null ? agent.text("agent.name") : agent.name();
+    }
+
+    /** One agent's messages, from its own model calls and tool executions; its steps carry {@code agentId}. */
+    private static List<Draft> drafts(List<SpanFact> own, String agentId) {
+        List<Turn> conversation = new ArrayList<>();
+        for (SpanFact span : own) {
+            if (isModelCall(span)) {
+                merge(conversation, input(span), output(span).stream().map(turn -> turn.said(span)).toList(),
+                        span);
+            }
+        }
+        List<SpanFact> executions = own.stream().filter(SpanAssembly::isToolExecution).toList();
+        List<Draft> drafts = messages(conversation, agentId);
+        attachExecutions(drafts, executions);
+        return drafts;
+    }
+
+    /** Steps taken elsewhere (a sub-agent, a memory operation) that started at {@code at}. */
+    private record Insert(long at, List<MutableStep> steps) {
+    }
+
+    /**
+     * Places the steps in the answer during which they started (the last whose first call started at or before them,
+     * else the first), after its steps taken at or before then. With no answer to hold them they stay in the agents'
+     * tree only.
+     */
+    private static void splice(List<Draft> drafts, Insert insert) {
+        Draft target = null;
+        for (Draft draft : drafts) {
+            if (draft.assistant() && (target == null || draft.startNanos() <= insert.at())) {
+                target = draft;
+            }
+        }
+        if (target == null || insert.steps().isEmpty()) {
+            return;
+        }
+        int at = 0;
+        while (at < target.steps.size() && target.steps.get(at).at <= insert.at()) {
+            at++;
+        }
+        target.steps.addAll(at, insert.steps());
     }
 
     /** The spans in order, each once (a span exported twice is one fact). */
@@ -107,6 +236,7 @@ final class SpanAssembly {
                     || operation.equals("generate_content");
         }
         return "LLM".equals(span.text("openinference.span.kind"))
+                || span.attributes().has("gen_ai.input.messages") || span.attributes().has("gen_ai.output.messages")
                 || span.events().stream().anyMatch(e -> e.name().startsWith("gen_ai.")
                         && (e.name().endsWith(".message") || e.name().equals("gen_ai.choice")
                                 || e.name().equals(SpanLogs.OPERATION_DETAILS)));
@@ -144,11 +274,24 @@ final class SpanAssembly {
 
     // ---- messages as the calls state them
 
-    /** One message of the conversation as a model call states it. */
-    record Turn(String role, List<Part> parts, SpanFact call) {
+    /** One message of the conversation as a model call states it: in its input, or said by it ({@code said}). */
+    record Turn(String role, List<Part> parts, SpanFact call, boolean said) {
+
+        Turn(String role, List<Part> parts, SpanFact call) {
+            this(role, parts, call, false);
+        }
 
         Turn from(SpanFact span) {
-            return new Turn(role, parts, span);
+            return new Turn(role, parts, span, false);
+        }
+
+        Turn said(SpanFact span) {
+            return new Turn(role, parts, span, true);
+        }
+
+        /** When the message was there: a call's output at its end, its input at its start. */
+        long at() {
+            return said ? call.endNanos() : call.startNanos();
         }
 
         /**
@@ -230,23 +373,7 @@ final class SpanAssembly {
      * OpenInference's flattened messages: prefix + i + ".message.role", ".message.content", ".message.tool_calls...".
      */
     private static List<Turn> openInference(SpanFact span, String prefix) {
-        Map<Integer, Map<String, JsonNode>> byIndex = new TreeMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = span.attributes().fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> attribute = it.next();
-            String key = attribute.getKey();
-            if (!key.startsWith(prefix)) {
-                continue;
-            }
-            String rest = key.substring(prefix.length());
-            int dot = rest.indexOf('.');
-            try {
-                int index = Integer.parseInt(dot < 0 ? rest : rest.substring(0, dot));
-                byIndex.computeIfAbsent(index, i -> new HashMap<>()).put(dot < 0 ? "" : rest.substring(dot + 1),
-                        attribute.getValue());
-            } catch (NumberFormatException e) {
-                // not an indexed message attribute
-            }
-        }
+        Map<Integer, Map<String, JsonNode>> byIndex = SpanCalls.indexed(span, prefix);
         List<Turn> turns = new ArrayList<>();
         for (Map<String, JsonNode> message : byIndex.values()) {
             String role = text(message.get("message.role"));
@@ -422,28 +549,28 @@ final class SpanAssembly {
 
     // ---- the conversation as Hindsight's messages
 
-    private static List<Message> messages(List<Turn> conversation, List<SpanFact> executions) {
-        List<Message> messages = new ArrayList<>();
+    private static List<Draft> messages(List<Turn> conversation, String agentId) {
+        List<Draft> drafts = new ArrayList<>();
         Answer answer = null;
         for (Turn turn : conversation) {
             if (turn.role().equals("user")) {
                 if (answer != null) {
-                    messages.add(answer.message(messages.size()));
+                    drafts.add(answer.draft(drafts.size()));
                     answer = null;
                 }
-                messages.add(new Message(messages.size(), "user", texts(turn), turn.call().startNanos(), List.of(),
-                        null, null, null, null));
+                drafts.add(new Draft(drafts.size(), "user", texts(turn), turn.call().startNanos(),
+                        turn.call().startNanos(), new ArrayList<>(), null, null, null));
             } else {
                 if (answer == null) {
-                    answer = new Answer();
+                    answer = new Answer(agentId);
                 }
                 answer.add(turn);
             }
         }
         if (answer != null) {
-            messages.add(answer.message(messages.size()));
+            drafts.add(answer.draft(drafts.size()));
         }
-        return attachExecutions(messages, executions);
+        return drafts;
     }
 
     /** JSON text as its values say it (spacing and escapes aside); other text as it is. */
@@ -468,43 +595,63 @@ final class SpanAssembly {
         return String.join("\n", texts);
     }
 
+    /** A message before its steps are final: sub-agents' steps and memory operations may still be placed in it. */
+    private record Draft(int index, String role, String content, long atNanos, long startNanos,
+            List<MutableStep> steps, Usage usage, String systemInstructions, String toolDefinitions) {
+
+        boolean assistant() {
+            return role.equals("assistant");
+        }
+
+        Message message() {
+            return new Message(index, role, content, atNanos, steps.stream().map(MutableStep::step).toList(), usage,
+                    systemInstructions, toolDefinitions);
+        }
+    }
+
     /** What the agent did between a user's message and the next: one assistant message with its steps. */
     private static final class Answer {
 
+        private final String agentId;
         private final List<MutableStep> steps = new ArrayList<>();
         private final Map<String, SpanFact> calls = new LinkedHashMap<>();
+
+        Answer(String agentId) {
+            this.agentId = agentId;
+        }
 
         void add(Turn turn) {
             if (turn.call() != null && turn.role().equals("assistant")) {
                 calls.putIfAbsent(turn.call().spanId(), turn.call());
             }
+            long at = turn.at();
             for (Part part : turn.parts()) {
                 switch (part.type()) {
-                    case "tool_call" -> steps.add(MutableStep.tool(part.id(), part.name(), part.arguments()));
-                    case "tool_call_response" -> resultFor(part.id(), part.name()).ifPresent(step ->
-                            step.result = part.content());
+                    case "tool_call" -> steps.add(MutableStep.tool(part.id(), part.name(), part.arguments(), at,
+                            agentId));
+                    case "tool_call_response" -> resultFor(part.id()).ifPresent(step -> step.result = part.content());
                     // No step without content: a tool-calling message often has empty text ("" in LangChain).
                     case "reasoning" -> {
                         if (!blank(part.content())) {
-                            steps.add(MutableStep.reasoning(part.content(), false));
+                            steps.add(MutableStep.reasoning(part.content(), false, at, agentId));
                         }
                     }
                     default -> {
-                        // Blank words are kept until message() knows whether they are the answer, kept as sent.
+                        // Blank words are kept until draft() knows whether they are the answer, kept as sent.
                         if (turn.role().equals("assistant") && part.content() != null) {
-                            steps.add(MutableStep.reasoning(part.content(), true));
+                            steps.add(MutableStep.reasoning(part.content(), true, at, agentId));
                         }
                     }
                 }
             }
         }
 
-        private java.util.Optional<MutableStep> resultFor(String id, String name) {
+        private java.util.Optional<MutableStep> resultFor(String id) {
             return steps.stream().filter(s -> s.tool && s.result == null && s.error == null
                     && (id == null || id.equals(s.callId))).findFirst();
         }
 
-        Message message(int index) {
+        Draft draft(int index) {
             // The last words said are the answer; words said before a later step are thinking aloud.
             String content = "";
             int last = steps.size() - 1;
@@ -512,23 +659,36 @@ final class SpanAssembly {
                 content = steps.remove(last).content;
             }
             steps.removeIf(step -> step.said && blank(step.content));
-            Long input = null;
-            Long output = null;
+            Long[] tokens = new Long[5];
+            List<List<String>> names = List.of(SpanCalls.INPUT_TOKENS, SpanCalls.OUTPUT_TOKENS,
+                    SpanCalls.CACHE_READ_TOKENS, SpanCalls.CACHE_WRITE_TOKENS, SpanCalls.REASONING_TOKENS);
             long latency = 0;
             long at = 0;
+            long start = Long.MAX_VALUE;
             String model = null;
+            Long firstToken = null;
+            String instructions = null;
+            String tools = null;
             for (SpanFact call : calls.values()) {
-                input = add(input, call.number("gen_ai.usage.input_tokens") != null
-                        ? call.number("gen_ai.usage.input_tokens") : call.number("llm.token_count.prompt"));
-                output = add(output, call.number("gen_ai.usage.output_tokens") != null
-                        ? call.number("gen_ai.usage.output_tokens") : call.number("llm.token_count.completion"));
+                for (int i = 0; i < tokens.length; i++) {
+                    tokens[i] = add(tokens[i], SpanCalls.number(call, names.get(i)));
+                }
                 latency += Math.max(0, call.endNanos() - call.startNanos());
                 at = Math.max(at, call.endNanos());
+                start = Math.min(start, call.startNanos());
                 String called = SpanAssembly.model(call);
                 model = called != null ? called : model;
+                Long ttft = SpanCalls.timeToFirstTokenMillis(call);
+                firstToken = ttft != null ? ttft : firstToken;
+                String told = SpanCalls.systemInstructions(call);
+                instructions = told != null ? told : instructions;
+                String offered = SpanCalls.toolDefinitions(call);
+                tools = offered != null ? offered : tools;
             }
-            return new Message(index, "assistant", content, at, new ArrayList<>(steps.stream().map(MutableStep::step)
-                    .toList()), input, output, calls.isEmpty() ? null : latency / 1_000_000, model);
+            Usage usage = calls.isEmpty() ? null : new Usage(tokens[0], tokens[1], tokens[2], tokens[3], tokens[4],
+                    latency / 1_000_000, firstToken, model);
+            return new Draft(index, "assistant", content, at, calls.isEmpty() ? 0 : start, steps, usage,
+                    instructions, tools);
         }
 
         private static Long add(Long sum, Long value) {
@@ -542,6 +702,9 @@ final class SpanAssembly {
     private static final class MutableStep {
         boolean tool;
         boolean said;
+        long at;
+        String agentId;
+        String memoryOperation;
         String content;
         String callId;
         String name;
@@ -549,25 +712,42 @@ final class SpanAssembly {
         String result;
         String error;
 
-        static MutableStep tool(String id, String name, String arguments) {
+        static MutableStep tool(String id, String name, String arguments, long at, String agentId) {
             MutableStep step = new MutableStep();
             step.tool = true;
             step.callId = id;
             step.name = name;
             step.arguments = arguments;
+            step.at = at;
+            step.agentId = agentId;
             return step;
         }
 
-        static MutableStep reasoning(String content, boolean said) {
+        static MutableStep reasoning(String content, boolean said, long at, String agentId) {
             MutableStep step = new MutableStep();
             step.content = content;
             step.said = said;
+            step.at = at;
+            step.agentId = agentId;
+            return step;
+        }
+
+        /** A memory operation's span as a tool step named after the operation. */
+        static MutableStep memory(SpanFact span, String agentId) {
+            String operation = span.text("gen_ai.operation.name");
+            MutableStep step = tool(null, operation, SpanCalls.memoryArguments(span), span.startNanos(), agentId);
+            step.memoryOperation = operation;
+            if (span.failed()) {
+                step.error = span.statusMessage() != null ? span.statusMessage() : "failed";
+            } else {
+                step.result = SpanCalls.memoryResult(span);
+            }
             return step;
         }
 
         Step step() {
-            return tool ? new Step("tool", null, name, arguments, result, error, callId)
-                    : new Step("reasoning", content, null, null, null, null, null);
+            return tool ? new Step("tool", null, name, arguments, result, error, callId, agentId, memoryOperation)
+                    : new Step("reasoning", content, null, null, null, null, null, agentId, null);
         }
     }
 
@@ -575,54 +755,50 @@ final class SpanAssembly {
      * Results and errors from the tool executions' spans, for tool steps the messages gave none: matched by call id,
      * else by tool name in order.
      */
-    private static List<Message> attachExecutions(List<Message> messages, List<SpanFact> executions) {
-        if (executions.isEmpty()) {
-            return messages;
-        }
-        List<Message> out = new ArrayList<>(messages.size());
+    private static void attachExecutions(List<Draft> drafts, List<SpanFact> executions) {
         List<SpanFact> unused = new ArrayList<>(executions);
-        for (Message message : messages) {
-            List<Step> steps = new ArrayList<>(message.steps());
-            for (int i = 0; i < steps.size(); i++) {
-                Step step = steps.get(i);
-                if (!step.type().equals("tool") || step.toolResult() != null || step.toolError() != null) {
+        for (Draft draft : drafts) {
+            for (MutableStep step : draft.steps()) {
+                if (unused.isEmpty()) {
+                    return;
+                }
+                if (!step.tool || step.result != null || step.error != null) {
                     continue;
                 }
-                SpanFact execution = match(unused, step);
+                SpanFact execution = match(unused, step.callId, step.name);
                 if (execution != null) {
                     unused.remove(execution);
                     String result = execution.text("gen_ai.tool.call.result") != null
                             ? execution.text("gen_ai.tool.call.result") : execution.text("output.value");
-                    String error = execution.failed() ? (execution.statusMessage() != null
-                            ? execution.statusMessage() : "failed") : null;
-                    String arguments = step.toolArguments() != null ? step.toolArguments()
-                            : execution.text("gen_ai.tool.call.arguments");
-                    steps.set(i, new Step("tool", null, step.toolName(), arguments, error == null ? result : null,
-                            error, step.toolCallId()));
+                    if (execution.failed()) {
+                        step.error = execution.statusMessage() != null ? execution.statusMessage() : "failed";
+                    } else {
+                        step.result = result;
+                    }
+                    if (step.arguments == null) {
+                        step.arguments = execution.text("gen_ai.tool.call.arguments");
+                    }
                 }
             }
-            out.add(new Message(message.index(), message.role(), message.content(), message.atNanos(), steps,
-                    message.inputTokens(), message.outputTokens(), message.latencyMillis(), message.model()));
         }
-        return out;
     }
 
-    private static SpanFact match(List<SpanFact> executions, Step step) {
-        if (step.toolCallId() != null) {
+    private static SpanFact match(List<SpanFact> executions, String callId, String toolName) {
+        if (callId != null) {
             for (SpanFact execution : executions) {
-                if (step.toolCallId().equals(execution.text("gen_ai.tool.call.id"))) {
+                if (callId.equals(execution.text("gen_ai.tool.call.id"))) {
                     return execution;
                 }
             }
         }
         for (SpanFact execution : executions) {
             String id = execution.text("gen_ai.tool.call.id");
-            if (id != null && step.toolCallId() != null) {
+            if (id != null && callId != null) {
                 continue;   // another call's execution
             }
             String name = execution.text("gen_ai.tool.name") != null ? execution.text("gen_ai.tool.name")
                     : execution.text("tool.name");
-            if (Objects.equals(name, step.toolName())) {
+            if (Objects.equals(name, toolName)) {
                 return execution;
             }
         }

@@ -209,16 +209,27 @@ class SpanProjection extends ReadModelProjection<SpanEvent> {
 
     /** A session assembled from its spans, as the session read model stores it. */
     private static AssembledSessions.Session session(Key key, SpanAssembly.Session session, Instant lastRecorded) {
-        List<AssembledSessions.Message> messages = session.messages().stream()
-                .map(m -> new AssembledSessions.Message(m.index(), m.role(), m.content(),
-                        at(m.atNanos() > 0 ? m.atNanos() : session.startedNanos()),
-                        m.steps().stream().map(step -> new AssembledSessions.Step(step.type(), step.content(),
-                                step.toolName(), step.toolArguments(), step.toolResult(), step.toolError())).toList(),
-                        m.inputTokens(), m.outputTokens(), m.latencyMillis(), m.model()))
-                .toList();
+        List<AssembledSessions.Agent> agents = session.agents().stream().map(agent -> new AssembledSessions.Agent(
+                agent.agentId(), agent.parentAgentId(), agent.name(), agent.description(), at(agent.startNanos()),
+                at(agent.endNanos()), messages(agent.messages(), agent.startNanos()))).toList();
         return new AssembledSessions.Session(new AssembledSessions.Key(key.tenant(), key.id()),
-                at(session.startedNanos()), session.model(), session.agent(), session.labels(), Json.utc(lastRecorded),
-                messages);
+                at(session.startedNanos()), session.model(), session.agent(), session.provider(), session.labels(),
+                Json.utc(lastRecorded), messages(session.messages(), session.startedNanos()), agents);
+    }
+
+    private static List<AssembledSessions.Message> messages(List<SpanAssembly.Message> messages, long started) {
+        return messages.stream().map(m -> {
+            SpanAssembly.Usage u = m.usage();
+            return new AssembledSessions.Message(m.index(), m.role(), m.content(),
+                    at(m.atNanos() > 0 ? m.atNanos() : started),
+                    m.steps().stream().map(step -> new AssembledSessions.Step(step.type(), step.content(),
+                            step.toolName(), step.toolArguments(), step.toolResult(), step.toolError(),
+                            step.agentId(), step.memoryOperation())).toList(),
+                    u == null ? null : new AssembledSessions.Usage(u.inputTokens(), u.outputTokens(),
+                            u.cacheReadInputTokens(), u.cacheWriteInputTokens(), u.reasoningOutputTokens(),
+                            u.latencyMillis(), u.timeToFirstTokenMillis(), u.model()),
+                    m.systemInstructions(), m.toolDefinitions());
+        }).toList();
     }
 
     /**

@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 record SessionPage(String id, String href, String kind, String startedAt, String completedAt, String outcome,
         String jobId, String date, String model, List<Field> attributes, List<Field> labels, int totalMessages,
         String sessionSummary, Text finalCodeDiff, Qa qa, List<Message> messages, List<Position> positions,
-        Chart chart, List<Activity> activities) {
+        Chart chart, List<Activity> activities, List<AgentNode> agents) {
 
     /** Characters of a message or step shown before "show all". */
     static final int PREVIEW = 2_000;
@@ -32,20 +32,29 @@ record SessionPage(String id, String href, String kind, String startedAt, String
 
     public record Message(int index, String anchor, String href, String role, Text content, String summary,
             String toolName, Text toolInput, String timestamp, boolean reconstructed, List<Step> steps,
-            String usage) {
+            String usage, Text systemInstructions, Text toolDefinitions) {
 
         public boolean hasSteps() {
             return !steps.isEmpty();
         }
     }
 
+    /** {@code agent}: the sub-agent that took the step, by name; {@code memory}: the memory operation it is. */
     public record Step(int order, String anchor, boolean tool, String toolName, Text content, Text arguments,
-            Text result, Text error) {
+            Text result, Text error, String agent, String memory) {
 
         /** Whether any of the step's texts was cut to a preview. */
         public boolean truncated() {
             return Stream.of(content, arguments, result, error).anyMatch(t -> t != null && t.truncated());
         }
+    }
+
+    /**
+     * One agent run of the tree, at its {@code level} (1 for the session's own agents): a sub-agent shows the task it
+     * was given, its answer and how many steps it took.
+     */
+    public record AgentNode(String id, String anchor, int level, String name, String description, String parent,
+            Text task, Text answer, int steps, String usage) {
     }
 
     public record Position(int actionId, String actionType, String symbol, String amount, String price,
@@ -76,14 +85,55 @@ record SessionPage(String id, String href, String kind, String startedAt, String
         activities.forEach(a -> anchorOf.putIfAbsent(a.eventId(), a.anchor()));
         List<Position> positions = positions(view.positions());
         String href = href(view.sessionId());
+        List<AgentNode> agents = agents(view.agents(), preview);
+        Map<String, String> agentNames = new HashMap<>();
+        agents.forEach(a -> agentNames.put(a.id(), a.name()));
         return new SessionPage(view.sessionId(), href, view.kind(), when(view.startedAt()), when(view.completedAt()),
                 view.outcome(), view.trading() == null ? null : view.trading().jobId(),
                 view.trading() == null || view.trading().date() == null ? null : view.trading().date().toString(),
                 view.trading() != null ? view.trading().model() : fieldOf(view.attributes(), "model"),
                 fields(view.attributes()), fields(view.labels()), view.totalMessages(), view.sessionSummary(),
                 Text.of(view.finalCodeDiff(), preview), qa(view.qaResults(), anchorOf),
-                view.messages().stream().map(m -> message(href, m, preview)).toList(), positions,
-                Chart.of(positions), activities);
+                view.messages().stream().map(m -> message(href, m, preview, agentNames)).toList(), positions,
+                Chart.of(positions), activities, agents);
+    }
+
+    /** The agents' tree as a list in tree order, each at its level (the page draws it as an ARIA tree). */
+    private static List<AgentNode> agents(String json, int preview) {
+        List<AgentNode> nodes = new ArrayList<>();
+        if (json == null) {
+            return nodes;
+        }
+        Map<String, Integer> levels = new HashMap<>();
+        Map<String, String> names = new HashMap<>();
+        for (Object item : new JsonArray(json)) {
+            JsonObject agent = (JsonObject) item;
+            String id = agent.getString("agent_id");
+            String parent = agent.getString("parent_agent_id");
+            int level = parent == null ? 1 : levels.getOrDefault(parent, 1) + 1;
+            levels.put(id, level);
+            names.put(id, agent.getString("name"));
+            String task = null;
+            String answer = null;
+            int steps = 0;
+            String usage = null;
+            for (Object m : agent.getJsonArray("messages", new JsonArray())) {
+                JsonObject message = (JsonObject) m;
+                if ("user".equals(message.getString("role"))) {
+                    task = task == null ? message.getString("content") : task;
+                } else {
+                    answer = message.getString("content");
+                    steps += message.getJsonArray("thinking_steps", new JsonArray()).size();
+                    JsonObject u = message.getJsonObject("usage");
+                    usage = u == null ? usage : usage(new SessionView.MessageView.Usage(u.getLong("input_tokens"),
+                            u.getLong("output_tokens"), u.getLong("latency_ms"), u.getString("model")));
+                }
+            }
+            nodes.add(new AgentNode(id, "agent-" + id, level, agent.getString("name"),
+                    agent.getString("description"), parent == null ? null : names.get(parent), Text.of(task, preview),
+                    Text.of(answer, preview), steps, usage));
+        }
+        return nodes;
     }
 
     static String href(String sessionId) {
@@ -95,6 +145,11 @@ record SessionPage(String id, String href, String kind, String startedAt, String
     }
 
     static Message message(String sessionHref, SessionView.MessageView m, int preview) {
+        return message(sessionHref, m, preview, Map.of());
+    }
+
+    static Message message(String sessionHref, SessionView.MessageView m, int preview,
+            Map<String, String> agentNames) {
         List<Step> steps = new ArrayList<>();
         JsonArray stored = new JsonArray(m.thinkingSteps() == null ? "[]" : m.thinkingSteps());
         List<JsonObject> ordered = new ArrayList<>();
@@ -107,14 +162,28 @@ record SessionPage(String id, String href, String kind, String startedAt, String
             steps.add(new Step(order, "m" + m.messageIndex() + "-s" + order, "tool".equals(step.getString("step_type")),
                     step.getString("tool_name"), Text.of(step.getString("content"), preview),
                     Text.of(arguments == null ? null : arguments instanceof String s ? s : pretty(arguments), preview),
-                    Text.of(step.getString("tool_result"), preview), Text.of(step.getString("tool_error"), preview)));
+                    Text.of(step.getString("tool_result"), preview), Text.of(step.getString("tool_error"), preview),
+                    agentName(step.getString("agent_id"), agentNames), step.getString("memory_operation")));
         }
         return new Message(m.messageIndex(), "m" + m.messageIndex(), sessionHref + "/messages/" + m.messageIndex(),
                 m.role(), Text.of(m.content(), preview), m.summary(), m.toolName(), Text.of(m.toolInput(), preview),
-                when(m.timestamp()), Boolean.TRUE.equals(m.thinkingStepsReconstructed()), steps, usage(m.usage()));
+                when(m.timestamp()), Boolean.TRUE.equals(m.thinkingStepsReconstructed()), steps, usage(m.usage()),
+                Text.of(m.systemInstructions(), preview), Text.of(m.toolDefinitions() == null ? null
+                        : new JsonArray(m.toolDefinitions()).encodePrettily(), preview));
     }
 
-    /** "gpt-5 · 130 tokens in, 32 out · 49 ms": what the model calls behind the message cost, when it is known. */
+    private static String agentName(String agentId, Map<String, String> agentNames) {
+        if (agentId == null) {
+            return null;
+        }
+        String name = agentNames.get(agentId);
+        return name != null ? name : agentId;
+    }
+
+    /**
+     * "gpt-5 · 130 tokens in (100 cached), 32 out (20 reasoning) · 49 ms · first token 12 ms": what the model calls
+     * behind the message cost, when it is known.
+     */
     static String usage(SessionView.MessageView.Usage usage) {
         if (usage == null) {
             return null;
@@ -124,14 +193,23 @@ record SessionPage(String id, String href, String kind, String startedAt, String
             parts.add(usage.model());
         }
         if (usage.inputTokens() != null || usage.outputTokens() != null) {
-            parts.add(String.format(Locale.ROOT, "%s tokens in, %s out",
+            parts.add(String.format(Locale.ROOT, "%s tokens in%s, %s out%s",
                     usage.inputTokens() == null ? "?" : String.format(Locale.ROOT, "%,d", usage.inputTokens()),
-                    usage.outputTokens() == null ? "?" : String.format(Locale.ROOT, "%,d", usage.outputTokens())));
+                    of(usage.cacheReadInputTokens(), "cached") + of(usage.cacheWriteInputTokens(), "written to cache"),
+                    usage.outputTokens() == null ? "?" : String.format(Locale.ROOT, "%,d", usage.outputTokens()),
+                    of(usage.reasoningOutputTokens(), "reasoning")));
         }
         if (usage.latencyMs() != null) {
             parts.add(String.format(Locale.ROOT, "%,d ms", usage.latencyMs()));
         }
+        if (usage.timeToFirstTokenMs() != null) {
+            parts.add(String.format(Locale.ROOT, "first token %,d ms", usage.timeToFirstTokenMs()));
+        }
         return parts.isEmpty() ? null : String.join(" · ", parts);
+    }
+
+    private static String of(Long tokens, String what) {
+        return tokens == null ? "" : String.format(Locale.ROOT, " (%,d %s)", tokens, what);
     }
 
     private static String pretty(Object json) {

@@ -41,13 +41,16 @@ public class SessionRepository {
                      '[]'::json)""";
 
     private static final String SELECT_SESSION = "SELECT s.*, " + POSITIONS + "::text AS positions, " + ACTIVITIES
-            + "::text AS activities FROM {rm}.session s WHERE s.tenant_id = $1 AND s.session_id = $2";
+            + "::text AS activities, s.agents::text AS agents_json"
+            + " FROM {rm}.session s WHERE s.tenant_id = $1 AND s.session_id = $2";
 
     // JSON columns as text: written to the answer as they are stored, never decoded and re-encoded per message.
     private static final String SELECT_MESSAGES = """
             SELECT m.message_index, m.role, m.content, ms.summary, m.tool_name, m.tool_input, m.occurred_at,
                    m.thinking_steps::text AS thinking_steps, m.legacy_reasoning, m.legacy_tools::text AS legacy_tools,
-                   m.input_tokens, m.output_tokens, m.latency_ms, m.model
+                   m.input_tokens, m.output_tokens, m.latency_ms, m.model, m.cache_read_input_tokens,
+                   m.cache_write_input_tokens, m.reasoning_output_tokens, m.time_to_first_token_ms,
+                   m.system_instructions, m.tool_definitions::text AS tool_definitions
             FROM {rm}.message m
             LEFT JOIN {rm}.message_summary ms USING (tenant_id, session_id, message_index)
             WHERE m.tenant_id = $1 AND m.session_id = $2 ORDER BY m.message_index""";

@@ -26,7 +26,19 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
         int totalMessages, String sessionSummary, String finalCodeDiff, QaResults qaResults,
         List<MessageView> messages,
         @JsonRawValue @Schema(type = SchemaType.ARRAY, implementation = Position.class) String positions,
-        @JsonRawValue @Schema(type = SchemaType.ARRAY, implementation = Activity.class) String activities) {
+        @JsonRawValue @Schema(type = SchemaType.ARRAY, implementation = Activity.class) String activities,
+        @JsonRawValue @Schema(type = SchemaType.ARRAY, implementation = Agent.class, description = "The agents that"
+                + " ran, parents before their children, when an agent ran others inside it (OpenTelemetry"
+                + " invoke_agent spans); absent otherwise. A sub-agent's steps are also in the thinking steps of the"
+                + " answer during which it ran, with its agent_id.") String agents) {
+
+    public SessionView(String sessionId, String kind, OffsetDateTime startedAt, OffsetDateTime completedAt,
+            String outcome, Trading trading, String attributes, String labels, int totalMessages,
+            String sessionSummary, String finalCodeDiff, QaResults qaResults, List<MessageView> messages,
+            String positions, String activities) {
+        this(sessionId, kind, startedAt, completedAt, outcome, trading, attributes, labels, totalMessages,
+                sessionSummary, finalCodeDiff, qaResults, messages, positions, activities, null);
+    }
 
     // The JSON columns are written to the answer as stored (@JsonRawValue); these records only describe them in the
     // published document.
@@ -40,9 +52,23 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
     public record Activity(String eventId, String timestamp, String eventType, JsonNode payload) {
     }
 
-    /** One reasoning block or tool call of a message, at its exact position (design.md § Thinking steps). */
+    /**
+     * One reasoning block or tool call of a message, at its exact position (design.md § Thinking steps); {@code
+     * agent_id} names the sub-agent that took it (absent: the session's own agent), {@code memory_operation} the
+     * memory operation a tool step is ({@code search_memory}, {@code create_memory}, ...).
+     */
     public record ThinkingStep(int stepOrder, String stepType, String content, String toolName, JsonNode toolArguments,
-            String toolResult, String toolError) {
+            String toolResult, String toolError, String agentId, String memoryOperation) {
+    }
+
+    /** One agent run (design.md § OpenTelemetry in): a sub-agent has a parent and its own messages. */
+    public record Agent(String agentId, String parentAgentId, String name, String description,
+            OffsetDateTime startedAt, OffsetDateTime endedAt, List<AgentMessage> messages) {
+    }
+
+    /** A sub-agent's message: the task it was given, and its answer with its steps and usage. */
+    public record AgentMessage(int messageIndex, String role, String content, OffsetDateTime timestamp,
+            List<ThinkingStep> thinkingSteps, MessageView.Usage usage) {
     }
 
     /**
@@ -87,13 +113,18 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
             @JsonRawValue @Schema(type = SchemaType.ARRAY, implementation = ThinkingStep.class) String thinkingSteps,
             Boolean thinkingStepsReconstructed, String reasoning,
             @JsonRawValue @Schema(type = SchemaType.ARRAY, implementation = LegacyTool.class) String tools,
-            Boolean reasoningAndToolsDerived, Usage usage) {
+            Boolean reasoningAndToolsDerived, Usage usage,
+            @Schema(description = "What the answer's model calls were told besides the conversation") String
+                    systemInstructions,
+            @JsonRawValue @Schema(type = SchemaType.ARRAY, implementation = JsonNode.class, description = "The tools"
+                    + " the answer's model calls were offered, as they were described to the model")
+            String toolDefinitions) {
 
         public MessageView(int messageIndex, String role, String content, String summary, String toolName,
                 String toolInput, OffsetDateTime timestamp, String thinkingSteps, Boolean thinkingStepsReconstructed,
                 String reasoning, String tools) {
             this(messageIndex, role, content, summary, toolName, toolInput, timestamp, thinkingSteps,
-                    thinkingStepsReconstructed, reasoning, tools, null, null);
+                    thinkingStepsReconstructed, reasoning, tools, null, null, null, null);
         }
 
         static MessageView from(Row row) {
@@ -118,7 +149,7 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
             return new MessageView(row.getInteger("message_index"), row.getString("role"), row.getString("content"),
                     row.getString("summary"), row.getString("tool_name"), row.getString("tool_input"),
                     row.getOffsetDateTime("occurred_at"), steps, reconstructed, reasoning, tools, derived,
-                    Usage.from(row));
+                    Usage.from(row), row.getString("system_instructions"), row.getString("tool_definitions"));
         }
 
         /** The reasoning steps' text in step order, a blank line between them; null when there is none. */
@@ -139,6 +170,9 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
                     tool.remove("step_order");
                     tool.remove("step_type");
                     tool.remove("content");
+                    // The legacy list says what legacy readers know of a tool; who took it is in the steps.
+                    tool.remove("agent_id");
+                    tool.remove("memory_operation");
                     tools.add(tool);
                 }
             }
@@ -154,15 +188,24 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
 
         /**
          * What the model calls behind a message cost, as OpenTelemetry reports it (tokens from {@code
-         * gen_ai.usage.*} or {@code llm.token_count.*}, latency from the calls' spans); absent for messages sent
-         * through the event API, which does not carry it.
+         * gen_ai.usage.*} or {@code llm.token_count.*}, latency from the calls' spans, time to first token for a
+         * streamed answer); absent for messages sent through the event API, which does not carry it. Cache reads and
+         * writes are part of the input tokens, reasoning part of the output tokens.
          */
         @JsonInclude(JsonInclude.Include.NON_NULL)
-        public record Usage(Long inputTokens, Long outputTokens, Long latencyMs, String model) {
+        public record Usage(Long inputTokens, Long outputTokens, Long latencyMs, String model,
+                Long cacheReadInputTokens, Long cacheWriteInputTokens, Long reasoningOutputTokens,
+                Long timeToFirstTokenMs) {
+
+            public Usage(Long inputTokens, Long outputTokens, Long latencyMs, String model) {
+                this(inputTokens, outputTokens, latencyMs, model, null, null, null, null);
+            }
 
             static Usage from(Row row) {
                 Usage usage = new Usage(row.getLong("input_tokens"), row.getLong("output_tokens"),
-                        row.getLong("latency_ms"), row.getString("model"));
+                        row.getLong("latency_ms"), row.getString("model"), row.getLong("cache_read_input_tokens"),
+                        row.getLong("cache_write_input_tokens"), row.getLong("reasoning_output_tokens"),
+                        row.getLong("time_to_first_token_ms"));
                 return usage.equals(new Usage(null, null, null, null)) ? null : usage;
             }
         }
@@ -198,6 +241,6 @@ public record SessionView(String sessionId, String kind, OffsetDateTime startedA
                 labels == null || labels.isEmpty() ? null : labels.encode(),
                 row.getInteger("total_messages"), row.getString("session_summary"), row.getString("final_code_diff"),
                 judged ? QaResults.from(row) : null, messages,
-                row.getString("positions"), row.getString("activities"));
+                row.getString("positions"), row.getString("activities"), row.getString("agents_json"));
     }
 }

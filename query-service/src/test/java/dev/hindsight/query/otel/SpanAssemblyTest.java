@@ -243,6 +243,166 @@ class SpanAssemblyTest {
                 "The split drops the last line: use splitlines().");
     }
 
+    @Test
+    void agentsInsideAnAgentAreATreeAndTheirStepsSitInTheAnswerDuringWhichTheyRan() {
+        String sup = "00000000000000a1";
+        String researcher = "00000000000000b1";
+        String writer = "00000000000000c1";
+        String question = message("user", "text", "Write a note about the lag.");
+        String delegate = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"d1\","
+                + "\"name\":\"research\",\"arguments\":{}},{\"type\":\"tool_call\",\"id\":\"d2\","
+                + "\"name\":\"write\",\"arguments\":{}}]}";
+        String results = "{\"role\":\"tool\",\"parts\":[{\"type\":\"tool_call_response\",\"id\":\"d1\","
+                + "\"response\":\"Lag rose.\"},{\"type\":\"tool_call_response\",\"id\":\"d2\","
+                + "\"response\":\"Note.\"}]}";
+        String searchCall = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"s1\","
+                + "\"name\":\"search\",\"arguments\":{\"q\":\"lag\"}}]}";
+        String searchResult = "{\"role\":\"tool\",\"parts\":[{\"type\":\"tool_call_response\","
+                + "\"id\":\"s1\",\"response\":\"120k\"}]}";
+        List<SpanFact> spans = new ArrayList<>(List.of(
+                span(sup, null, 0, 100, "invoke_agent supervisor", Map.of("gen_ai.operation.name", "invoke_agent",
+                        "gen_ai.agent.name", "supervisor", "gen_ai.conversation.id", "conv-sup")),
+                call("0000000000000001", sup, 1, 10, List.of(question), List.of(delegate)),
+                span(researcher, sup, 11, 40, "invoke_agent researcher", Map.of("gen_ai.operation.name",
+                        "invoke_agent", "gen_ai.agent.name", "researcher", "gen_ai.agent.description", "Finds facts")),
+                call("0000000000000002", researcher, 12, 20, List.of(message("user", "text", "Find the lag.")),
+                        List.of(searchCall)),
+                span("0000000000000003", researcher, 21, 22, "search_memory", Map.of("gen_ai.operation.name",
+                        "search_memory", "gen_ai.memory.query.text", "lag", "gen_ai.memory.store.id", "notes",
+                        "gen_ai.memory.record.count", 2)),
+                call("0000000000000004", researcher, 23, 39, List.of(message("user", "text", "Find the lag."),
+                        searchCall, searchResult), List.of(message("assistant", "text", "Lag rose."))),
+                span(writer, sup, 41, 60, "invoke_agent writer", Map.of("gen_ai.operation.name", "invoke_agent",
+                        "gen_ai.agent.name", "writer")),
+                call("0000000000000005", writer, 42, 59, List.of(message("user", "text", "Write it.")),
+                        List.of(message("assistant", "text", "Note."))),
+                call("0000000000000006", sup, 61, 90, List.of(question, delegate, results),
+                        List.of(message("assistant", "text", "Here is the note.")))));
+
+        for (int order = 0; order < 3; order++) {
+            Collections.shuffle(spans, new Random(order));
+            Session session = SpanAssembly.assemble(SpanAssembly.sessionId(spans), spans);
+
+            assertThat(session.sessionId()).isEqualTo("conv-sup");
+            assertThat(session.agent()).isEqualTo("supervisor");
+            assertThat(contents(session)).containsExactly("user: Write a note about the lag.",
+                    "assistant: Here is the note.");
+            assertThat(session.messages().get(1).steps()).extracting(Step::toolName, Step::agentId,
+                    Step::memoryOperation).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("research", null, null),
+                    org.assertj.core.groups.Tuple.tuple("write", null, null),
+                    org.assertj.core.groups.Tuple.tuple("search", researcher, null),
+                    org.assertj.core.groups.Tuple.tuple("search_memory", researcher, "search_memory"));
+            assertThat(session.messages().get(1).inputTokens()).as("the supervisor's own calls").isNull();
+            assertThat(session.agents()).extracting(SpanAssembly.Agent::agentId, SpanAssembly.Agent::parentAgentId,
+                    SpanAssembly.Agent::name).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple(sup, null, "supervisor"),
+                    org.assertj.core.groups.Tuple.tuple(researcher, sup, "researcher"),
+                    org.assertj.core.groups.Tuple.tuple(writer, sup, "writer"));
+            SpanAssembly.Agent research = session.agents().get(1);
+            assertThat(research.description()).isEqualTo("Finds facts");
+            assertThat(research.messages()).extracting(Message::role, Message::content).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("user", "Find the lag."),
+                    org.assertj.core.groups.Tuple.tuple("assistant", "Lag rose."));
+            Step memory = research.messages().get(1).steps().get(1);
+            assertThat(memory).isEqualTo(new Step("tool", null, "search_memory",
+                    "{\"query\":\"lag\",\"store_id\":\"notes\"}", "{\"record_count\":2}", null, null,
+                    researcher, "search_memory"));
+            assertThat(session.agents().get(0).messages()).as("the session's messages are the supervisor's").isEmpty();
+        }
+    }
+
+    @Test
+    void aSessionWithoutSubAgentsHasNoTreeAndNoAgentOnItsSteps() {
+        List<SpanFact> spans = List.of(
+                span("0000000000000001", null, 0, 100, "invoke_agent", Map.of("gen_ai.operation.name", "invoke_agent",
+                        "gen_ai.agent.name", "solo")),
+                chat("0000000000000002", 1, 10, List.of(USER), List.of(CALL)));
+
+        Session session = SpanAssembly.assemble("s", spans);
+
+        assertThat(session.agents()).isEmpty();
+        assertThat(session.messages().get(1).steps()).allSatisfy(step -> assertThat(step.agentId()).isNull());
+    }
+
+    @Test
+    void todaysUsageInstructionsToolsAndTimeToFirstTokenAreKeptWithTheAnswer() {
+        Map<String, Object> first = new java.util.HashMap<>(Map.of("gen_ai.operation.name", "chat",
+                "gen_ai.provider.name", "anthropic", "gen_ai.request.model", "claude",
+                "gen_ai.input.messages", "[" + USER + "]", "gen_ai.output.messages", "[" + CALL + "]",
+                "gen_ai.usage.input_tokens", 100, "gen_ai.usage.output_tokens", 10,
+                "gen_ai.usage.cache_read.input_tokens", 80, "gen_ai.usage.cache_write.input_tokens", 20));
+        first.put("gen_ai.usage.reasoning.output_tokens", 4);
+        first.put("gen_ai.response.time_to_first_chunk", 0.25);
+        first.put("gen_ai.system_instructions", "[{\"type\":\"text\",\"content\":\"Be exact.\"}]");
+        first.put("gen_ai.tool.definitions", "[{\"type\":\"function\",\"name\":\"search\"}]");
+        Map<String, Object> second = new java.util.HashMap<>(first);
+        second.put("gen_ai.input.messages", "[" + USER + "," + CALL + "," + TOOL_RESULT + "]");
+        second.put("gen_ai.output.messages", "[" + ANSWER + "]");
+        second.put("gen_ai.response.time_to_first_chunk", 0.0424);
+        second.put("gen_ai.usage.cache_write.input_tokens", 5);
+        List<SpanFact> spans = List.of(span("0000000000000002", null, 1, 10, "chat", first),
+                span("0000000000000003", null, 20, 30, "chat", second));
+
+        Session session = SpanAssembly.assemble("s", spans);
+        Message answer = session.messages().get(1);
+
+        assertThat(session.provider()).isEqualTo("anthropic");
+        assertThat(answer.usage()).isEqualTo(new SpanAssembly.Usage(200L, 20L, 160L, 25L, 8L, 19L, 42L, "claude"));
+        assertThat(answer.systemInstructions()).isEqualTo("Be exact.");
+        assertThat(answer.toolDefinitions()).isEqualTo("[{\"type\":\"function\",\"name\":\"search\"}]");
+        assertThat(session.messages().get(0).usage()).as("a user's message costs nothing").isNull();
+    }
+
+    @Test
+    void yesterdaysNamesAndOpenInferencesAreReadToo() {
+        Map<String, Object> older = new java.util.HashMap<>(Map.of("gen_ai.system", "openai",
+                "gen_ai.input.messages", "[{\"role\":\"system\",\"parts\":[{\"type\":\"text\","
+                        + "\"content\":\"Be kind.\"}]}," + USER + "]",
+                "gen_ai.output.messages", "[" + ANSWER + "]", "gen_ai.usage.prompt_tokens", 10,
+                "gen_ai.usage.completion_tokens", 3, "gen_ai.usage.input_tokens.cached", 6,
+                "gen_ai.usage.cache_creation.input_tokens", 2, "gen_ai.usage.output_tokens.reasoning", 1,
+                "gen_ai.response.time_to_first_token", 1.5));
+        Session genAi = SpanAssembly.assemble("s", List.of(span("0000000000000002", null, 1, 10, "chat", older)));
+        assertThat(genAi.provider()).isEqualTo("openai");
+        assertThat(genAi.messages().get(1).usage()).isEqualTo(new SpanAssembly.Usage(10L, 3L, 6L, 2L, 1L, 9L, 1500L,
+                null));
+        assertThat(genAi.messages().get(1).systemInstructions()).isEqualTo("Be kind.");
+
+        Map<String, Object> oi = new java.util.HashMap<>();
+        oi.put("openinference.span.kind", "LLM");
+        oi.put("llm.provider", "openai");
+        oi.put("llm.input_messages.0.message.role", "system");
+        oi.put("llm.input_messages.0.message.content", "Be brief.");
+        oi.put("llm.input_messages.1.message.role", "user");
+        oi.put("llm.input_messages.1.message.content", "Hi");
+        oi.put("llm.output_messages.0.message.role", "assistant");
+        oi.put("llm.output_messages.0.message.content", "Hello");
+        oi.put("llm.token_count.prompt", 12);
+        oi.put("llm.token_count.prompt_details.cache_read", 8);
+        oi.put("llm.token_count.prompt_details.cache_write", 4);
+        oi.put("llm.token_count.completion_details.reasoning", 2);
+        oi.put("llm.tools.0.tool.json_schema", "{\"type\":\"function\",\"function\":{\"name\":\"w\"}}");
+        Message answer = SpanAssembly.assemble("s", List.of(span("0000000000000002", null, 1, 10, "llm", oi)))
+                .messages().get(1);
+        assertThat(answer.usage()).isEqualTo(new SpanAssembly.Usage(12L, null, 8L, 4L, 2L, 9L, null, null));
+        assertThat(answer.systemInstructions()).isEqualTo("Be brief.");
+        assertThat(answer.toolDefinitions()).isEqualTo("[{\"type\":\"function\",\"function\":{\"name\":\"w\"}}]");
+    }
+
+    /** A structured message of one part. */
+    private static String message(String role, String type, String content) {
+        return "{\"role\":\"" + role + "\",\"parts\":[{\"type\":\"" + type + "\",\"content\":\"" + content
+                + "\"}]}";
+    }
+
+    private static SpanFact call(String spanId, String parent, long startMs, long endMs, List<String> input,
+            List<String> output) {
+        return span(spanId, parent, startMs, endMs, "chat", Map.of("gen_ai.operation.name", "chat",
+                "gen_ai.input.messages", "[" + String.join(",", input) + "]",
+                "gen_ai.output.messages", "[" + String.join(",", output) + "]"));
+    }
+
     private static final String TOOL_RESULT = "{\"role\":\"tool\",\"parts\":[{\"type\":\"tool_call_response\","
             + "\"id\":\"call-1\",\"response\":\"3 hits in csv.py\"}]}";
 
