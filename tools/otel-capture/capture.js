@@ -26,6 +26,7 @@ const COMMON_PACKAGES = [
 ];
 const PACKAGES = {
   'otel-openai': ['@opentelemetry/instrumentation-openai', 'openai'],
+  'genai-by-hand': ['openai'],
   'openinference-openai': ['@arizeai/openinference-instrumentation-openai', '@arizeai/openinference-core', 'openai'],
   'openinference-langchain': [
     '@arizeai/openinference-instrumentation-langchain',

@@ -60,6 +60,9 @@ function setUpTelemetry({ scenario, otlpEndpoint, instrumentation, serviceName }
       lc.manuallyInstrument(require('@langchain/core/callbacks/manager'));
       break;
     }
+    case 'genai-by-hand':
+      // The agent's framework writes its spans itself (lib/genai-by-hand.js): no instrumentation to register.
+      break;
     default:
       throw new Error(`unknown instrumentation ${instrumentation}`);
   }

@@ -133,6 +133,14 @@ function checkFixture(scenario, fixture, requests) {
 
   if (scenario.instrumentation === 'otel-openai') {
     problems.push(...checkGenAiEvents(spans, logs, requests));
+  } else if (scenario.instrumentation === 'genai-by-hand') {
+    if (logs.length) problems.push(`${logs.length} log records from a scenario that writes content on its spans`);
+    for (const s of modelSpans) {
+      for (const key of ['gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.usage.input_tokens',
+        'gen_ai.usage.cache_read.input_tokens', 'gen_ai.usage.reasoning.output_tokens', 'gen_ai.response.time_to_first_chunk']) {
+        if (s.attributes[key] === undefined) problems.push(`model-call span ${s.name} has no ${key}`);
+      }
+    }
   } else {
     if (logs.length) problems.push(`${logs.length} log records from an OpenInference scenario`);
     problems.push(...checkOpenInference(modelSpans, requests));

@@ -9,4 +9,5 @@ module.exports = [
   require('./openinference-openai-tool-loop'),
   require('./openinference-langchain-tool-loop'),
   require('./otel-supervisor-two-workers'),
+  require('./genai-conventions-memory-agent'),
 ];

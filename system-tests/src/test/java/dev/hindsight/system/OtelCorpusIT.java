@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What real instrumentations export (the corpus {@code tools/otel-capture} records: OpenTelemetry's OpenAI
- * instrumentation with content as log events, OpenInference's OpenAI and LangChain instrumentations), replayed into
+ * instrumentation with content as log events, OpenInference's OpenAI and LangChain instrumentations, and a framework
+ * that writes today's GenAI conventions itself, content as attributes, with memory operations), replayed into
  * ingest-service's {@code /otlp/v1/traces} and {@code /otlp/v1/logs} as exporters deliver it at their worst: every
  * span, and each span's events as one export held them, in its own place in a shuffled order, split across requests,
  * some sent twice, the root span that names the conversation last. Each run assembles into exactly the session the
@@ -50,17 +51,28 @@ class OtelCorpusIT {
         system = RunningSystem.shared();
     }
 
-    /** A message of the expected session: a tool step is {@code name -> result}. */
-    private record Expected(String role, String content, List<String> tools, Long inputTokens, Long outputTokens) {
+    /**
+     * A message of the expected session: a tool step is {@code name -> result} ({@code memory name -> result} for a
+     * memory operation, {@code [agent] ...} for a sub-agent's); {@code details} what else an answer keeps
+     * ({@link #details}).
+     */
+    private record Expected(String role, String content, List<String> tools, Long inputTokens, Long outputTokens,
+            String details) {
 
         static Expected user(String content) {
-            return new Expected("user", content, List.of(), null, null);
+            return new Expected("user", content, List.of(), null, null, null);
         }
 
-        static Expected answer(String content, long inputTokens, long outputTokens, String... tools) {
-            return new Expected("assistant", content, List.of(tools), inputTokens, outputTokens);
+        static Expected answer(String content, long inputTokens, long outputTokens, String details, String... tools) {
+            return new Expected("assistant", content, List.of(tools), inputTokens, outputTokens, details);
         }
     }
+
+    private static final String FRIENDLY = "instructions: You are a friendly assistant. Keep answers short.";
+    private static final String ONCALL_ANSWER = "Last time lowering max.poll.records to 200 brought the lag back under"
+            + " 1k; try that before adding consumers.";
+    private static final String TRAVEL = "instructions: You are a travel assistant. Use the tools for live data and"
+            + " answer in one sentence.";
 
     private static String weather(String city, int celsius, String conditions) {
         return "get_weather -> {\"city\":\"" + city + "\",\"temperature_c\":" + celsius + ",\"conditions\":\""
@@ -79,6 +91,8 @@ class OtelCorpusIT {
                         Expected.user("Write a two-sentence incident note about the Kafka consumer lag after the 2.3"
                                 + " deploy."),
                         Expected.answer("Here is the incident note: " + DRAFT, 142 + 263, 188 + 93,
+                                "instructions: You are a supervisor. Delegate research and writing to your workers,"
+                                        + " then answer.",
                                 "delegate_to_researcher -> " + FINDINGS, "delegate_to_writer -> " + DRAFT,
                                 "[researcher] search_notes -> {\"query\":\"consumer lag 2.3 deploy\",\"passages\":"
                                         + "[\"Kafka consumer lag rose to 120k messages after the 2.3 deploy.\",\"Lag"
@@ -97,32 +111,47 @@ class OtelCorpusIT {
                 Arguments.of("otel-openai-tool-loop", List.of(
                         Expected.user("What is the weather in Paris right now?"),
                         Expected.answer("It is 18 °C in Paris with light rain, so take an umbrella.", 86 + 131,
-                                17 + 16, paris))),
+                                17 + 16, TRAVEL, paris))),
                 Arguments.of("otel-openai-parallel-tools", List.of(
                         Expected.user("Compare the weather in Paris and London right now."),
                         Expected.answer("Paris is warmer at 18 °C with light rain; London is 14 °C and overcast.",
-                                92 + 171, 46 + 22, paris, weather("London", 14, "overcast")))),
+                                92 + 171, 46 + 22, "instructions: You are a travel assistant. Use the tools for live data;"
+                                        + " call them in parallel when you can.", paris,
+                                weather("London", 14, "overcast")))),
                 Arguments.of("otel-openai-streamed", List.of(
                         Expected.user("Should I pack sunglasses for Lisbon today?"),
                         Expected.answer("Yes: it is sunny and 24 °C in Lisbon, so sunglasses are a good idea.",
-                                84 + 129, 17 + 19, weather("Lisbon", 24, "sunny")))),
+                                84 + 129, 17 + 19, TRAVEL, weather("Lisbon", 24, "sunny")))),
                 Arguments.of("otel-openai-repeated-turn", List.of(
                         Expected.user("Suggest a name for my black cat."),
-                        Expected.answer("How about Onyx?", 31, 5),
+                        Expected.answer("How about Onyx?", 31, 5, FRIENDLY),
                         Expected.user("Suggest a name for my black cat."),
-                        Expected.answer("Another idea: Salem.", 47, 6))),
+                        Expected.answer("Another idea: Salem.", 47, 6, FRIENDLY))),
                 Arguments.of("otel-openai-trimmed-history", List.of(
                         Expected.user("Is it snowing in Oslo?"),
                         Expected.answer("Yes, there are snow showers in Oslo and it is 3 °C.", 58 + 79, 16 + 15,
-                                weather("Oslo", 3, "snow showers")))),
+                                null, weather("Oslo", 3, "snow showers")))),
                 Arguments.of("openinference-openai-tool-loop", List.of(
                         Expected.user("What is the weather in Paris right now?"),
                         Expected.answer("It is 18 °C in Paris with light rain, so take an umbrella.", 86 + 131,
-                                17 + 16, paris))),
+                                17 + 16, TRAVEL + "; tools offered: get_weather; cached 0; reasoning 0", paris))),
                 Arguments.of("openinference-langchain-tool-loop", List.of(
                         Expected.user("What is the weather in London right now?"),
                         Expected.answer("It is 14 °C and overcast in London.", 86 + 129, 17 + 11,
-                                weather("London", 14, "overcast")))));
+                                TRAVEL + "; tools offered: get_weather", weather("London", 14, "overcast")))),
+                Arguments.of("genai-conventions-memory-agent", List.of(
+                        Expected.user("Consumer lag is climbing again after the 2.4 deploy. What fixed it last time?"),
+                        Expected.answer(ONCALL_ANSWER, 320 + 402, 24 + 58, "instructions: You are the on-call"
+                                + " assistant. What you remember: Lag after a deploy: lower max.poll.records before"
+                                + " scaling consumers.; tools offered: search_notes; cached 576; reasoning 42; first"
+                                + " token",
+                                "memory search_memory -> [{\"id\":\"lesson-7\",\"content\":\"Lag after a deploy:"
+                                        + " lower max.poll.records before scaling consumers.\",\"score\":0.82}]",
+                                "search_notes -> {\"query\":\"consumer lag deploy fix\",\"passages\":[\"Kafka"
+                                        + " consumer lag rose to 120k messages after the 2.3 deploy.\",\"Lag fell back"
+                                        + " under 1k once max.poll.records was lowered to 200.\"]}",
+                                "memory create_memory -> [{\"id\":\"lesson-8\",\"content\":\"" + ONCALL_ANSWER
+                                        + "\"}]"))));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -306,16 +335,49 @@ class OtelCorpusIT {
             for (JsonNode step : message.path("thinking_steps")) {
                 String agent = step.hasNonNull("agent_id") ? "[" + names.get(step.get("agent_id").asText()) + "] "
                         : "";
-                tools.add(agent + (step.path("step_type").asText().equals("tool")
+                String memory = step.hasNonNull("memory_operation") ? "memory " : "";
+                tools.add(agent + memory + (step.path("step_type").asText().equals("tool")
                         ? step.path("tool_name").asText() + " -> " + step.path("tool_result").asText()
                         : step.path("step_type").asText() + ": " + step.path("content").asText()));
             }
             JsonNode usage = message.path("usage");
             messages.add(new Expected(message.path("role").asText(), message.path("content").asText(), tools,
                     usage.hasNonNull("input_tokens") ? usage.get("input_tokens").asLong() : null,
-                    usage.hasNonNull("output_tokens") ? usage.get("output_tokens").asLong() : null));
+                    usage.hasNonNull("output_tokens") ? usage.get("output_tokens").asLong() : null,
+                    details(message)));
         }
         return messages;
+    }
+
+    /**
+     * What an answer keeps besides its words, steps and tokens: its system instructions, the names of the tools it
+     * was offered, cache reads and writes, reasoning tokens, and whether a time to first token was measured (its value
+     * is the run's own); null when none.
+     */
+    private static String details(JsonNode message) {
+        List<String> details = new ArrayList<>();
+        if (message.hasNonNull("system_instructions")) {
+            details.add("instructions: " + message.get("system_instructions").asText());
+        }
+        if (message.hasNonNull("tool_definitions")) {
+            List<String> names = new ArrayList<>();
+            message.get("tool_definitions").forEach(tool -> names.add(tool.hasNonNull("name")
+                    ? tool.get("name").asText() : tool.path("function").path("name").asText()));
+            details.add("tools offered: " + String.join(", ", names));
+        }
+        JsonNode usage = message.path("usage");
+        for (String[] count : new String[][] {{"cache_read_input_tokens", "cached"},
+                {"cache_write_input_tokens", "cache writes"}, {"reasoning_output_tokens", "reasoning"}}) {
+            if (usage.hasNonNull(count[0])) {
+                details.add(count[1] + " " + usage.get(count[0]).asLong());
+            }
+        }
+        if (usage.hasNonNull("time_to_first_token_ms")) {
+            assertThat(usage.get("time_to_first_token_ms").asLong()).as("time to first token")
+                    .isBetween(0L, usage.path("latency_ms").asLong());
+            details.add("first token");
+        }
+        return details.isEmpty() ? null : String.join("; ", details);
     }
 
     private static JsonNode awaitSession(String sessionId, java.util.function.Predicate<JsonNode> complete) {
