@@ -220,6 +220,41 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void aSupervisorsWorkersAreATreeAndTheirStepsAreInItsAnswerInOrder() {
+        browser.get(console + "/ui/sessions/" + demo.get("006-opentelemetry-supervisor"));
+
+        List<WebElement> agents = browser.findElements(By.cssSelector("#agents li[role=treeitem]"));
+        assertThat(agents).extracting(a -> a.findElement(By.cssSelector(".agent-name")).getText(),
+                a -> a.getAttribute("aria-level")).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("supervisor", "1"),
+                org.assertj.core.groups.Tuple.tuple("researcher", "2"),
+                org.assertj.core.groups.Tuple.tuple("writer", "2"));
+        WebElement researcher = agents.get(1);
+        assertThat(researcher.getText()).contains("run by supervisor", "2 steps");
+        assertThat(researcher.findElement(By.cssSelector(".task")).getText())
+                .endsWith("Find what happened to consumer lag after the 2.3 deploy and what fixed it.");
+        assertThat(researcher.findElement(By.cssSelector(".answer")).getText()).contains("fell back under 1k");
+
+        WebElement answer = browser.findElements(By.cssSelector("article.message")).get(1);
+        assertThat(answer.findElement(By.cssSelector(".usage")).getText()).isEqualTo("o4-mini · 616 tokens in"
+                + " (384 cached), 214 out (116 reasoning) · 3,680 ms · first token 420 ms");
+        List<WebElement> steps = answer.findElements(By.cssSelector("li.step"));
+        assertThat(steps).extracting(step -> step.getAttribute("data-agent"),
+                step -> step.findElement(By.cssSelector(".kind")).getText()).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(null, "TOOL"),
+                org.assertj.core.groups.Tuple.tuple(null, "TOOL"),
+                org.assertj.core.groups.Tuple.tuple("researcher", "MEMORY"),
+                org.assertj.core.groups.Tuple.tuple("researcher", "TOOL"),
+                org.assertj.core.groups.Tuple.tuple("writer", "REASONING"),
+                org.assertj.core.groups.Tuple.tuple("writer", "TOOL"));
+        assertThat(steps.get(2).findElement(By.cssSelector(".tool-name")).getText()).isEqualTo("search_memory");
+        answer.findElement(By.cssSelector("details.system-instructions summary")).click();
+        assertThat(answer.findElement(By.cssSelector("details.system-instructions pre")).getText())
+                .startsWith("You are a supervisor.");
+        assertThat(Browser.screenshot(browser, "console-agents-tree")).exists();
+    }
+
+    @Test
     void whatAnAgentWroteIsShownAsTextAndRunsNothing() {
         browser.get(console + "/ui/sessions/" + hostileId);
 

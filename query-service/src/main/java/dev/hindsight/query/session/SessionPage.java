@@ -86,8 +86,7 @@ record SessionPage(String id, String href, String kind, String startedAt, String
         List<Position> positions = positions(view.positions());
         String href = href(view.sessionId());
         List<AgentNode> agents = agents(view.agents(), preview);
-        Map<String, String> agentNames = new HashMap<>();
-        agents.forEach(a -> agentNames.put(a.id(), a.name()));
+        Map<String, String> agentNames = agentNames(view.agents());
         return new SessionPage(view.sessionId(), href, view.kind(), when(view.startedAt()), when(view.completedAt()),
                 view.outcome(), view.trading() == null ? null : view.trading().jobId(),
                 view.trading() == null || view.trading().date() == null ? null : view.trading().date().toString(),
@@ -96,6 +95,16 @@ record SessionPage(String id, String href, String kind, String startedAt, String
                 Text.of(view.finalCodeDiff(), preview), qa(view.qaResults(), anchorOf),
                 view.messages().stream().map(m -> message(href, m, preview, agentNames)).toList(), positions,
                 Chart.of(positions), activities, agents);
+    }
+
+    /** The session's agents' names by agent id (empty when no agent ran inside another). */
+    static Map<String, String> agentNames(String agentsJson) {
+        Map<String, String> names = new HashMap<>();
+        if (agentsJson != null) {
+            new JsonArray(agentsJson).forEach(a -> names.put(((JsonObject) a).getString("agent_id"),
+                    ((JsonObject) a).getString("name")));
+        }
+        return names;
     }
 
     /** The agents' tree as a list in tree order, each at its level (the page draws it as an ARIA tree). */
@@ -142,10 +151,6 @@ record SessionPage(String id, String href, String kind, String startedAt, String
 
     static String when(OffsetDateTime time) {
         return Text.when(time);
-    }
-
-    static Message message(String sessionHref, SessionView.MessageView m, int preview) {
-        return message(sessionHref, m, preview, Map.of());
     }
 
     static Message message(String sessionHref, SessionView.MessageView m, int preview,

@@ -179,7 +179,8 @@ class SessionPages {
                     .findFirst().orElseThrow(() -> ProblemException.notFound(
                             "Session " + sessionId + " has no message " + index));
             String href = SessionPage.href(view.sessionId());
-            SessionPage.Message whole = SessionPage.message(href, found, Integer.MAX_VALUE);
+            SessionPage.Message whole = SessionPage.message(href, found, Integer.MAX_VALUE,
+                    SessionPage.agentNames(view.agents()));
             return ConsoleAccess.html(200, Templates.message(new Layout(viewer, "Message " + index + " of "
                     + title(view.kind(), view.sessionId())), view.sessionId(), href, whole).render());
         }));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hindsight.query.console.Text;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Given a session as the read model holds it, then its page shows what a reader needs, in the right order. */
@@ -21,7 +22,7 @@ class SessionPageTest {
                  {"step_order":1,"step_type":"tool","tool_name":"grep","tool_arguments":{"q":"x"},
                   "tool_error":"exit 2"}]""", null, null, null);
 
-        SessionPage.Message shown = SessionPage.message("/ui/sessions/s", message, 100);
+        SessionPage.Message shown = SessionPage.message("/ui/sessions/s", message, 100, Map.of());
 
         assertThat(shown.steps()).extracting(SessionPage.Step::order).containsExactly(0, 1, 2);
         assertThat(shown.steps()).extracting(SessionPage.Step::anchor).containsExactly("m3-s0", "m3-s1", "m3-s2");
@@ -42,9 +43,12 @@ class SessionPageTest {
                 .isEqualTo("? tokens in, 7 out");
         assertThat(SessionPage.usage(new SessionView.MessageView.Usage(null, null, 5L, null))).isEqualTo("5 ms");
         assertThat(SessionPage.usage(null)).isNull();
+        assertThat(SessionPage.usage(new SessionView.MessageView.Usage(2_000L, 90L, 800L, "o4-mini", 1_500L, 20L, 64L,
+                12L))).isEqualTo("o4-mini · 2,000 tokens in (1,500 cached) (20 written to cache), 90 out (64 reasoning)"
+                        + " · 800 ms · first token 12 ms");
         SessionView.MessageView fromApi = new SessionView.MessageView(0, "user", "hi", null, null, null, T0, "[]",
                 null, null, null);
-        assertThat(SessionPage.message("/ui/sessions/s", fromApi, 100).usage()).isNull();
+        assertThat(SessionPage.message("/ui/sessions/s", fromApi, 100, Map.of()).usage()).isNull();
     }
 
     @Test
