@@ -1,6 +1,7 @@
 'use strict';
 // A fake OpenAI-compatible model server: POST /v1/chat/completions answers from the current scenario's script of
-// canned responses, in order, as JSON or (when the request says stream: true) as server-sent events.
+// canned responses, in order, as JSON or (when the request says stream: true) as server-sent events; POST
+// /v1/responses (the Responses API) answers from the same script as a response object (not streamed).
 // Ids, timestamps and usage numbers come from the script, so every run answers the same.
 
 const http = require('node:http');
@@ -65,7 +66,8 @@ class FakeOpenAI {
   }
 
   _answer(req, text, res) {
-    if (req.method !== 'POST' || req.url.split('?')[0] !== '/v1/chat/completions') {
+    const path = req.url.split('?')[0];
+    if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/responses')) {
       return this._fail(res, 404, `unexpected request ${req.method} ${req.url}`);
     }
     const s = this.scenario;
@@ -85,9 +87,16 @@ class FakeOpenAI {
     }
     const index = s.next++;
     const step = s.steps[index];
-    const mismatch = checkExpectations(step.expect || {}, body);
+    const mismatch = path === '/v1/responses' ? checkResponsesExpectations(step.expect || {}, body)
+      : checkExpectations(step.expect || {}, body);
     if (mismatch) {
       return this._fail(res, 400, `request ${index + 1} of ${s.name}: ${mismatch}`);
+    }
+    if (path === '/v1/responses') {
+      const out = responseObject(s.idPrefix, index, step, body);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_${out.id}` });
+      res.end(JSON.stringify(out));
+      return;
     }
     const base = {
       id: `chatcmpl-${s.idPrefix}${String(index + 1).padStart(3, '0')}`,
@@ -190,6 +199,66 @@ function* streamChunks(base, reply, usage, includeUsage) {
       usage,
     };
   }
+}
+
+/**
+ * A Responses API response object for a scripted step: its reasoning summary (reply.reasoning), function calls
+ * (reply.tool_calls: an fc_ item id and the call_id the caller answers with) or text message, and usage.
+ */
+function responseObject(prefix, index, step, body) {
+  const n = String(index + 1).padStart(3, '0');
+  const output = [];
+  if (step.reply.reasoning) {
+    output.push({ id: `rs_${prefix}${n}`, type: 'reasoning', summary: [{ type: 'summary_text', text: step.reply.reasoning }] });
+  }
+  for (const [i, tc] of (step.reply.tool_calls || []).entries()) {
+    output.push({ id: `fc_${prefix}${n}_${i}`, type: 'function_call', status: 'completed', call_id: tc.id, name: tc.name,
+      arguments: JSON.stringify(tc.arguments) });
+  }
+  if (step.reply.content) {
+    output.push({ id: `msg_${prefix}${n}`, type: 'message', status: 'completed', role: 'assistant',
+      content: [{ type: 'output_text', text: step.reply.content, annotations: [] }] });
+  }
+  const u = step.usage;
+  return {
+    id: `resp_${prefix}${n}`,
+    object: 'response',
+    created_at: CREATED_BASE + index,
+    status: 'completed',
+    model: step.model || RESPONSE_MODELS[body.model] || body.model,
+    instructions: body.instructions ?? null,
+    output,
+    parallel_tool_calls: true,
+    tools: body.tools || [],
+    usage: {
+      input_tokens: u.prompt,
+      input_tokens_details: { cached_tokens: u.cached || 0 },
+      output_tokens: u.completion,
+      output_tokens_details: { reasoning_tokens: u.reasoning || 0 },
+      total_tokens: u.prompt + u.completion,
+    },
+  };
+}
+
+/** Checks a Responses API request: model, the input items (a message's role, else the item's type), tool names. */
+function checkResponsesExpectations(expect, body) {
+  if (expect.model && body.model !== expect.model) {
+    return `model ${body.model}, expected ${expect.model}`;
+  }
+  if (expect.items) {
+    const items = (typeof body.input === 'string' ? [{ role: 'user' }] : body.input || [])
+      .map(item => item.type && item.type !== 'message' ? item.type : item.role);
+    if (JSON.stringify(items) !== JSON.stringify(expect.items)) {
+      return `input items ${JSON.stringify(items)}, expected ${JSON.stringify(expect.items)}`;
+    }
+  }
+  if (expect.tools !== undefined) {
+    const names = (body.tools || []).map(t => t.name);
+    if (JSON.stringify(names) !== JSON.stringify(expect.tools)) {
+      return `tools ${JSON.stringify(names)}, expected ${JSON.stringify(expect.tools)}`;
+    }
+  }
+  return null;
 }
 
 /** Checks a request against what the script expects of it; returns what differs, or null. */

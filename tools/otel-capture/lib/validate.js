@@ -124,7 +124,7 @@ function checkFixture(scenario, fixture, requests) {
   }
 
   // Tool execution: one span per tool message sent back (execute_tool or OpenInference TOOL).
-  const toolMessages = requests.length ? requests[requests.length - 1].messages.filter(m => m.role === 'tool') : [];
+  const toolMessages = requests.length ? toolOutputs(requests[requests.length - 1]) : [];
   const toolSpans = spans.filter(s => spanOp(s) === 'execute_tool' || spanOp(s) === 'TOOL');
   const expectedTools = scenario.expectedToolSpans ?? countToolRuns(requests);
   if (toolSpans.length !== expectedTools) {
@@ -148,11 +148,16 @@ function checkFixture(scenario, fixture, requests) {
   return problems;
 }
 
-/** Tool runs: every tool message id that appears in any request, once. */
+/** A request's tool results, as call ids: tool messages (chat completions) or function_call_output items (Responses). */
+function toolOutputs(request) {
+  if (request.messages) return request.messages.filter(m => m.role === 'tool').map(m => m.tool_call_id);
+  return (Array.isArray(request.input) ? request.input : []).filter(i => i.type === 'function_call_output')
+    .map(i => i.call_id);
+}
+
+/** Tool runs: every tool result's call id that appears in any request, once. */
 function countToolRuns(requests) {
-  const ids = new Set();
-  for (const r of requests) for (const m of r.messages) if (m.role === 'tool') ids.add(m.tool_call_id);
-  return ids.size;
+  return new Set(requests.flatMap(toolOutputs)).size;
 }
 
 function requestIndexOf(responseId) {
@@ -175,6 +180,15 @@ function checkGenAiEvents(spans, logs, requests) {
       continue;
     }
     const mine = logs.filter(r => r.spanId === span.spanId);
+    if (!request.messages) {
+      // The Responses API: the call's input and its output each as one operation.details event.
+      const details = mine.filter(r => r.eventName === 'gen_ai.client.inference.operation.details');
+      if (details.length !== 2 || mine.length !== 2 || !details[0].attributes['gen_ai.input.messages']
+        || !details[1].attributes['gen_ai.output.messages']) {
+        problems.push(`responses span for request ${index + 1}: ${mine.length} events, expected its input and output details`);
+      }
+      continue;
+    }
     const inputs = mine.filter(r => r.eventName !== 'gen_ai.choice');
     const choices = mine.filter(r => r.eventName === 'gen_ai.choice');
     if (inputs.length !== request.messages.length) {

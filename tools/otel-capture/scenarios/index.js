@@ -6,6 +6,7 @@ module.exports = [
   require('./otel-openai-streamed'),
   require('./otel-openai-repeated-turn'),
   require('./otel-openai-trimmed-history'),
+  require('./otel-openai-responses-tool-loop'),
   require('./openinference-openai-tool-loop'),
   require('./openinference-langchain-tool-loop'),
   require('./otel-supervisor-two-workers'),

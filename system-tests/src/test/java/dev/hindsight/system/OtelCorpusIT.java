@@ -131,6 +131,11 @@ class OtelCorpusIT {
                         Expected.user("Is it snowing in Oslo?"),
                         Expected.answer("Yes, there are snow showers in Oslo and it is 3 °C.", 58 + 79, 16 + 15,
                                 null, weather("Oslo", 3, "snow showers")))),
+                Arguments.of("otel-openai-responses-tool-loop", List.of(
+                        Expected.user("Do I need a coat in Oslo this evening?"),
+                        Expected.answer("Yes: it is 3 °C with snow showers in Oslo, so take a warm coat.", 91 + 168,
+                                40 + 22, TRAVEL, "reasoning: The user asks about the evening in Oslo: I need the"
+                                        + " current weather there.", weather("Oslo", 3, "snow showers")))),
                 Arguments.of("openinference-openai-tool-loop", List.of(
                         Expected.user("What is the weather in Paris right now?"),
                         Expected.answer("It is 18 °C in Paris with light rain, so take an umbrella.", 86 + 131,

@@ -340,7 +340,14 @@ final class SpanAssembly {
         return turns;
     }
 
-    /** GenAI's structured messages: [{role, parts: [{type, content | id, name, arguments | response}]}]. */
+    /**
+     * GenAI's structured messages: [{role, parts: [{type, content | id, name, arguments | response}]}]. A tool call and
+     * its response are matched by {@code call_id} when a part has one (the Responses API's own item id is {@code id});
+     * a reasoning part's words may be its {@code text}; a message of tool responses only is the tool's, whatever its
+     * role (the official OpenAI instrumentation writes a Responses API function output as a user's). Consecutive
+     * assistant or tool messages are one: an instrumentation may write a call's output items as one message and the
+     * same items re-sent as input as one message each.
+     */
     private static List<Turn> structured(JsonNode value) {
         JsonNode messages = parsed(value);
         List<Turn> turns = new ArrayList<>();
@@ -355,16 +362,28 @@ final class SpanAssembly {
             List<Part> parts = new ArrayList<>();
             for (JsonNode part : message.path("parts")) {
                 String type = part.path("type").asText("text");
+                String id = text(part.hasNonNull("call_id") ? part.get("call_id") : part.get("id"));
                 switch (type) {
-                    case "tool_call" -> parts.add(new Part(type, null, text(part.get("id")), text(part.get("name")),
+                    case "tool_call" -> parts.add(new Part(type, null, id, text(part.get("name")),
                             text(part.get("arguments"))));
-                    case "tool_call_response" -> parts.add(new Part(type, text(part.get("response")),
-                            text(part.get("id")), null, null));
+                    case "tool_call_response" -> parts.add(new Part(type, text(part.get("response")), id, null,
+                            null));
                     default -> parts.add(new Part(type.equals("reasoning") ? "reasoning" : "text",
-                            text(part.get("content")), null, null, null));
+                            text(part.hasNonNull("content") ? part.get("content") : part.get("text")), null, null,
+                            null));
                 }
             }
-            turns.add(new Turn(role, parts, null));
+            if (!parts.isEmpty() && parts.stream().allMatch(p -> p.type().equals("tool_call_response"))) {
+                role = "tool";
+            }
+            Turn last = turns.isEmpty() ? null : turns.get(turns.size() - 1);
+            if (last != null && last.role().equals(role) && !role.equals("user")) {
+                List<Part> joined = new ArrayList<>(last.parts());
+                joined.addAll(parts);
+                turns.set(turns.size() - 1, new Turn(role, joined, null));
+            } else {
+                turns.add(new Turn(role, parts, null));
+            }
         }
         return turns;
     }

@@ -390,6 +390,56 @@ class SpanAssemblyTest {
         assertThat(answer.toolDefinitions()).isEqualTo("[{\"type\":\"function\",\"function\":{\"name\":\"w\"}}]");
     }
 
+    @Test
+    void theResponsesApiAsTheOfficialInstrumentationWritesItIsOneTurnWithItsStepsOnce() {
+        // Output: one message of all items; input re-sent: one message per item, the function output as a user's,
+        // calls matched by call_id (id is the Responses API's own item id), reasoning words in "text".
+        String reasoning = "{\"type\":\"reasoning\",\"text\":\"I need the weather.\"}";
+        String call = "{\"type\":\"tool_call\",\"id\":\"fc_1\",\"call_id\":\"call_1\",\"name\":\"weather\","
+                + "\"arguments\":\"{\\\"city\\\":\\\"Oslo\\\"}\"}";
+        String question = message("user", "text", "Coat in Oslo?");
+        List<SpanFact> spans = List.of(
+                call("0000000000000002", null, 1, 10, List.of(question),
+                        List.of("{\"role\":\"assistant\",\"parts\":[" + reasoning + "," + call + "]}")),
+                call("0000000000000003", null, 20, 30, List.of(question,
+                        "{\"role\":\"assistant\",\"parts\":[" + reasoning + "]}",
+                        "{\"role\":\"assistant\",\"parts\":[" + call + "]}",
+                        "{\"role\":\"user\",\"parts\":[{\"type\":\"tool_call_response\",\"call_id\":\"call_1\","
+                                + "\"response\":\"3 C, snow\"}]}"),
+                        List.of(message("assistant", "text", "Take a coat."))));
+
+        Session session = SpanAssembly.assemble("s", spans);
+
+        assertThat(contents(session)).containsExactly("user: Coat in Oslo?", "assistant: Take a coat.");
+        assertThat(session.messages().get(1).steps()).containsExactly(
+                new Step("reasoning", "I need the weather.", null, null, null, null, null),
+                new Step("tool", null, "weather", "{\"city\":\"Oslo\"}", "3 C, snow", null, "call_1"));
+    }
+
+    @Test
+    void parallelToolCallsStayInCallOrderWhateverOrderTheirResultsAndExecutionsCameIn() {
+        String calls = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"a\",\"name\":"
+                + "\"weather\",\"arguments\":{\"city\":\"Paris\"}},{\"type\":\"tool_call\",\"id\":\"b\","
+                + "\"name\":\"weather\",\"arguments\":{\"city\":\"London\"}}]}";
+        String results = "{\"role\":\"tool\",\"parts\":[{\"type\":\"tool_call_response\",\"id\":\"b\","
+                + "\"response\":\"London: 14\"}]},{\"role\":\"tool\",\"parts\":[{\"type\":"
+                + "\"tool_call_response\",\"id\":\"a\",\"response\":\"Paris: 18\"}]}";
+        List<SpanFact> withMessages = List.of(chat("0000000000000002", 1, 10, List.of(USER), List.of(calls)),
+                chat("0000000000000005", 20, 30, List.of(USER, calls, results), List.of(ANSWER)));
+        // Without the results in the messages: the executions, the second call's first, give them by call id.
+        List<SpanFact> withSpans = List.of(chat("0000000000000002", 1, 10, List.of(USER), List.of(calls)),
+                tool("0000000000000003", 11, 12, "b", "weather", "London: 14", false),
+                tool("0000000000000004", 13, 14, "a", "weather", "Paris: 18", false),
+                chat("0000000000000005", 20, 30, List.of(USER, calls), List.of(ANSWER)));
+
+        for (List<SpanFact> spans : List.of(withMessages, withSpans)) {
+            assertThat(SpanAssembly.assemble("s", spans).messages().get(1).steps())
+                    .extracting(Step::toolCallId, Step::toolResult)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("a", "Paris: 18"),
+                            org.assertj.core.groups.Tuple.tuple("b", "London: 14"));
+        }
+    }
+
     /** A structured message of one part. */
     private static String message(String role, String type, String content) {
         return "{\"role\":\"" + role + "\",\"parts\":[{\"type\":\"" + type + "\",\"content\":\"" + content
