@@ -129,12 +129,20 @@ async function executeToolCall(tracer, toolCall) {
   });
 }
 
-/** Gathers a streamed chat completion (openai Stream of chunks) into the assistant message it makes. */
+/**
+ * Gathers a streamed chat completion (openai Stream of chunks) into the assistant message it makes, with its finish
+ * reason, the last chunk's model and id, its usage (under stream_options.include_usage) and when its first chunk came
+ * (performance.now()).
+ */
 async function collectStream(stream) {
   const message = { role: 'assistant', content: null };
   const calls = [];
-  let finish = null;
+  const out = { message, finish: null, model: null, id: null, usage: null, firstChunkAt: null };
   for await (const chunk of stream) {
+    if (out.firstChunkAt === null) out.firstChunkAt = performance.now();
+    if (chunk.usage) out.usage = chunk.usage;
+    out.model = chunk.model || out.model;
+    out.id = chunk.id || out.id;
     const choice = chunk.choices[0];
     if (!choice) continue;
     const delta = choice.delta || {};
@@ -145,10 +153,10 @@ async function collectStream(stream) {
       if (part.function && part.function.name) call.function.name += part.function.name;
       if (part.function && part.function.arguments) call.function.arguments += part.function.arguments;
     }
-    if (choice.finish_reason) finish = choice.finish_reason;
+    if (choice.finish_reason) out.finish = choice.finish_reason;
   }
   if (calls.length) message.tool_calls = calls;
-  return { message, finish };
+  return out;
 }
 
 module.exports = { TOOLS, toolDefinitions, openaiClient, inAgentSpan, executeToolCall, collectStream };

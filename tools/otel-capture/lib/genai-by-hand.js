@@ -5,6 +5,7 @@
 // gen_ai.system_instructions, gen_ai.tool.definitions), not as log records.
 
 const { SpanKind, SpanStatusCode } = require('@opentelemetry/api');
+const { collectStream } = require('./agent');
 
 /** An OpenAI chat message as a GenAI structured message; null for a system message (those are instructions). */
 function structured(message) {
@@ -45,30 +46,10 @@ async function streamedChat(tracer, client, params) {
     try {
       const started = performance.now();
       const stream = await client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } });
-      const message = { role: 'assistant', content: null };
-      const calls = [];
-      let firstChunk = null;
-      let finish = null;
-      let usage = null;
-      for await (const chunk of stream) {
-        if (firstChunk === null) firstChunk = performance.now();
-        if (chunk.usage) usage = chunk.usage;
-        if (chunk.model) span.setAttribute('gen_ai.response.model', chunk.model);
-        if (chunk.id) span.setAttribute('gen_ai.response.id', chunk.id);
-        const choice = chunk.choices[0];
-        if (!choice) continue;
-        const delta = choice.delta || {};
-        if (delta.content) message.content = (message.content || '') + delta.content;
-        for (const part of delta.tool_calls || []) {
-          const call = (calls[part.index] ||= { id: '', type: 'function', function: { name: '', arguments: '' } });
-          if (part.id) call.id = part.id;
-          if (part.function && part.function.name) call.function.name += part.function.name;
-          if (part.function && part.function.arguments) call.function.arguments += part.function.arguments;
-        }
-        if (choice.finish_reason) finish = choice.finish_reason;
-      }
-      if (calls.length) message.tool_calls = calls;
-      span.setAttribute('gen_ai.response.time_to_first_chunk', (firstChunk - started) / 1000);
+      const { message, finish, model, id, usage, firstChunkAt } = await collectStream(stream);
+      span.setAttribute('gen_ai.response.model', model);
+      span.setAttribute('gen_ai.response.id', id);
+      span.setAttribute('gen_ai.response.time_to_first_chunk', (firstChunkAt - started) / 1000);
       span.setAttribute('gen_ai.response.finish_reasons', [finish]);
       if (usage) {
         span.setAttribute('gen_ai.usage.input_tokens', usage.prompt_tokens);
