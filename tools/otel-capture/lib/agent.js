@@ -76,16 +76,12 @@ function openaiClient(env) {
   });
 }
 
-/** Runs `fn` inside an `invoke_agent` span (GenAI agent conventions), the active span while it runs. */
-async function inAgentSpan(tracer, { agentName, agentDescription, conversationId }, fn) {
-  const attributes = {
-    'gen_ai.operation.name': 'invoke_agent',
-    'gen_ai.provider.name': 'openai',
-    'gen_ai.agent.name': agentName,
-    'gen_ai.conversation.id': conversationId,
-  };
-  if (agentDescription) attributes['gen_ai.agent.description'] = agentDescription;
-  return tracer.startActiveSpan(`invoke_agent ${agentName}`, { kind: SpanKind.INTERNAL, attributes }, async span => {
+/**
+ * Runs `fn(span)` inside a new span, the active one while it runs; a failure is recorded on the span (exception and
+ * error status) and thrown on.
+ */
+async function inSpan(tracer, name, options, fn) {
+  return tracer.startActiveSpan(name, options, async span => {
     try {
       return await fn(span);
     } catch (err) {
@@ -96,6 +92,18 @@ async function inAgentSpan(tracer, { agentName, agentDescription, conversationId
       span.end();
     }
   });
+}
+
+/** Runs `fn` inside an `invoke_agent` span (GenAI agent conventions), the active span while it runs. */
+async function inAgentSpan(tracer, { agentName, agentDescription, conversationId }, fn) {
+  const attributes = {
+    'gen_ai.operation.name': 'invoke_agent',
+    'gen_ai.provider.name': 'openai',
+    'gen_ai.agent.name': agentName,
+    'gen_ai.conversation.id': conversationId,
+  };
+  if (agentDescription) attributes['gen_ai.agent.description'] = agentDescription;
+  return inSpan(tracer, `invoke_agent ${agentName}`, { kind: SpanKind.INTERNAL, attributes }, fn);
 }
 
 /**
@@ -113,19 +121,11 @@ async function executeToolCall(tracer, toolCall) {
     'gen_ai.tool.call.arguments': toolCall.function.arguments,
   };
   if (tool) attributes['gen_ai.tool.description'] = tool.description;
-  return tracer.startActiveSpan(`execute_tool ${name}`, { kind: SpanKind.INTERNAL, attributes }, async span => {
-    try {
-      if (!tool) throw new Error(`unknown tool ${name}`);
-      const result = tool.run(JSON.parse(toolCall.function.arguments));
-      span.setAttribute('gen_ai.tool.call.result', result);
-      return { role: 'tool', tool_call_id: toolCall.id, content: result };
-    } catch (err) {
-      span.recordException(err);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
-      throw err;
-    } finally {
-      span.end();
-    }
+  return inSpan(tracer, `execute_tool ${name}`, { kind: SpanKind.INTERNAL, attributes }, async span => {
+    if (!tool) throw new Error(`unknown tool ${name}`);
+    const result = tool.run(JSON.parse(toolCall.function.arguments));
+    span.setAttribute('gen_ai.tool.call.result', result);
+    return { role: 'tool', tool_call_id: toolCall.id, content: result };
   });
 }
 
@@ -159,4 +159,4 @@ async function collectStream(stream) {
   return out;
 }
 
-module.exports = { TOOLS, toolDefinitions, openaiClient, inAgentSpan, executeToolCall, collectStream };
+module.exports = { TOOLS, toolDefinitions, openaiClient, inSpan, inAgentSpan, executeToolCall, collectStream };

@@ -4,8 +4,8 @@
 // conventions exports. Content goes on the span as attributes (gen_ai.input.messages, gen_ai.output.messages,
 // gen_ai.system_instructions, gen_ai.tool.definitions), not as log records.
 
-const { SpanKind, SpanStatusCode } = require('@opentelemetry/api');
-const { collectStream } = require('./agent');
+const { SpanKind } = require('@opentelemetry/api');
+const { collectStream, inSpan } = require('./agent');
 
 /** An OpenAI chat message as a GenAI structured message; null for a system message (those are instructions). */
 function structured(message) {
@@ -42,30 +42,22 @@ async function streamedChat(tracer, client, params) {
     }))),
     'gen_ai.input.messages': JSON.stringify(params.messages.map(structured).filter(Boolean)),
   };
-  return tracer.startActiveSpan(`chat ${params.model}`, { kind: SpanKind.CLIENT, attributes }, async span => {
-    try {
-      const started = performance.now();
-      const stream = await client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } });
-      const { message, finish, model, id, usage, firstChunkAt } = await collectStream(stream);
-      span.setAttribute('gen_ai.response.model', model);
-      span.setAttribute('gen_ai.response.id', id);
-      span.setAttribute('gen_ai.response.time_to_first_chunk', (firstChunkAt - started) / 1000);
-      span.setAttribute('gen_ai.response.finish_reasons', [finish]);
-      if (usage) {
-        span.setAttribute('gen_ai.usage.input_tokens', usage.prompt_tokens);
-        span.setAttribute('gen_ai.usage.output_tokens', usage.completion_tokens);
-        span.setAttribute('gen_ai.usage.cache_read.input_tokens', usage.prompt_tokens_details.cached_tokens);
-        span.setAttribute('gen_ai.usage.reasoning.output_tokens', usage.completion_tokens_details.reasoning_tokens);
-      }
-      span.setAttribute('gen_ai.output.messages', JSON.stringify([{ ...structured(message), finish_reason: finish }]));
-      return message;
-    } catch (err) {
-      span.recordException(err);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err.message });
-      throw err;
-    } finally {
-      span.end();
+  return inSpan(tracer, `chat ${params.model}`, { kind: SpanKind.CLIENT, attributes }, async span => {
+    const started = performance.now();
+    const stream = await client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } });
+    const { message, finish, model, id, usage, firstChunkAt } = await collectStream(stream);
+    span.setAttribute('gen_ai.response.model', model);
+    span.setAttribute('gen_ai.response.id', id);
+    span.setAttribute('gen_ai.response.time_to_first_chunk', (firstChunkAt - started) / 1000);
+    span.setAttribute('gen_ai.response.finish_reasons', [finish]);
+    if (usage) {
+      span.setAttribute('gen_ai.usage.input_tokens', usage.prompt_tokens);
+      span.setAttribute('gen_ai.usage.output_tokens', usage.completion_tokens);
+      span.setAttribute('gen_ai.usage.cache_read.input_tokens', usage.prompt_tokens_details.cached_tokens);
+      span.setAttribute('gen_ai.usage.reasoning.output_tokens', usage.completion_tokens_details.reasoning_tokens);
     }
+    span.setAttribute('gen_ai.output.messages', JSON.stringify([{ ...structured(message), finish_reason: finish }]));
+    return message;
   });
 }
 
@@ -74,15 +66,11 @@ async function memoryOperation(tracer, operation, { storeId, query, recordId }, 
   const attributes = { 'gen_ai.operation.name': operation, 'gen_ai.memory.store.id': storeId };
   if (query) attributes['gen_ai.memory.query.text'] = query;
   if (recordId) attributes['gen_ai.memory.record.id'] = recordId;
-  return tracer.startActiveSpan(`${operation} ${storeId}`, { kind: SpanKind.CLIENT, attributes }, async span => {
-    try {
-      const records = await fn();
-      span.setAttribute('gen_ai.memory.records', JSON.stringify(records));
-      span.setAttribute('gen_ai.memory.record.count', records.length);
-      return records;
-    } finally {
-      span.end();
-    }
+  return inSpan(tracer, `${operation} ${storeId}`, { kind: SpanKind.CLIENT, attributes }, async span => {
+    const records = await fn();
+    span.setAttribute('gen_ai.memory.records', JSON.stringify(records));
+    span.setAttribute('gen_ai.memory.record.count', records.length);
+    return records;
   });
 }
 
