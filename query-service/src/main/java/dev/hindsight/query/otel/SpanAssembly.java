@@ -295,11 +295,28 @@ final class SpanAssembly {
         }
 
         /**
-         * What identifies the message when a later call re-sends it: its role and parts, without blank text (one
-         * instrumentation writes a tool-calling message's text as "", another leaves it out) and with tool arguments
-         * as JSON values (re-serialised by the agent, their spacing changes).
+         * What identifies the message when a later call re-sends it. A message of tool calls or tool responses that
+         * all have ids is its role and those ids in order: ids name one call, and agents re-send such messages edited
+         * (their reasoning or thinking-aloud left out). Any other message is its role and parts, without blank text
+         * (one instrumentation writes a tool-calling message's text as "", another leaves it out) and with tool
+         * arguments as JSON values (re-serialised by the agent, their spacing changes).
          */
         String fingerprint() {
+            StringBuilder ids = new StringBuilder(role).append('\u0002');
+            boolean byIds = false;
+            for (Part part : parts) {
+                if (part.type().startsWith("tool_call")) {
+                    if (part.id() == null) {
+                        byIds = false;
+                        break;
+                    }
+                    byIds = true;
+                    ids.append('\u0000').append(part.type()).append('\u0001').append(part.id());
+                }
+            }
+            if (byIds) {
+                return ids.toString();
+            }
             StringBuilder text = new StringBuilder(role);
             for (Part part : parts) {
                 if (!part.type().startsWith("tool_call") && blank(part.content())) {
@@ -465,8 +482,10 @@ final class SpanAssembly {
      * Adds what a call said to the conversation. A call re-sends the history it was given before what is new, but
      * agents shape that history: they trim it (leaving out a tool-calling message), keep a window of its end, or send
      * none at all. So each turn of the input is looked for in the conversation, in order, after the turn matched
-     * before it; a turn not found is new and is added. Two rules keep this honest:
+     * before it; a turn not found after the last one found is new and is added. Three rules keep this honest:
      * <ul>
+     * <li>A turn not found before one that is found is history the agent rewrote (a summary of earlier turns, an
+     * edited message): the conversation holds what it stands for, so it adds nothing.</li>
      * <li>A user's words found in the conversation are a new turn when an answer followed them there that this call
      * does not re-send: the user asked the same thing again (with history {@code [Q, A, Q]}, the second Q is not
      * found after A anyway).</li>
@@ -496,7 +515,13 @@ final class SpanAssembly {
                 at[i] = -1;
             }
         }
+        // A turn not found before one that is found was re-sent as history the conversation never held: the agent's
+        // summary of earlier turns, or a message it edited. The conversation already holds what it stands for.
+        int lastFound = -1;
         for (int i = 0; i < input.size(); i++) {
+            lastFound = at[i] >= 0 ? i : lastFound;
+        }
+        for (int i = lastFound + 1; i < input.size(); i++) {
             if (at[i] < 0) {
                 conversation.add(input.get(i).from(call));
             }

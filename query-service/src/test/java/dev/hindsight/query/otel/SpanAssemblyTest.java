@@ -440,6 +440,36 @@ class SpanAssemblyTest {
         }
     }
 
+    @Test
+    void aSummarisedHistoryOrAToolCallReSentWithoutItsReasoningAddsNothingTwice() {
+        String q1 = message("user", "text", "What broke the export?");
+        String a1 = message("assistant", "text", "The split drops the last row.");
+        String q2 = message("user", "text", "And the fix?");
+        String a2 = message("assistant", "text", "Use splitlines().");
+        String summary = message("user", "text", "Summary of the conversation so far: the export lost a row.");
+        String q3 = message("user", "text", "Ship it?");
+        String strippedCall = "{\"role\":\"assistant\",\"parts\":[{\"type\":\"tool_call\",\"id\":\"call-1\","
+                + "\"name\":\"search\",\"arguments\":{\"q\":\"split\"}}]}";
+        List<SpanFact> spans = List.of(
+                chat("0000000000000002", 1, 10, List.of(q1), List.of(a1)),
+                chat("0000000000000003", 20, 30, List.of(q1, a1, q2), List.of(CALL)),
+                // The call re-sent without its reasoning and words: the same call, by its id.
+                chat("0000000000000004", 40, 50, List.of(q1, a1, q2, strippedCall, TOOL_RESULT), List.of(a2)),
+                // Older turns replaced by a summary, the recent ones kept.
+                chat("0000000000000005", 60, 70, List.of(summary, q2, strippedCall, TOOL_RESULT, a2, q3),
+                        List.of(message("assistant", "text", "Yes."))));
+
+        Session session = SpanAssembly.assemble("s", spans);
+
+        assertThat(contents(session)).containsExactly("user: What broke the export?",
+                "assistant: The split drops the last row.", "user: And the fix?", "assistant: Use splitlines().",
+                "user: Ship it?", "assistant: Yes.");
+        assertThat(session.messages().get(3).steps()).extracting(Step::type, Step::toolResult).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("reasoning", null),
+                org.assertj.core.groups.Tuple.tuple("reasoning", null),
+                org.assertj.core.groups.Tuple.tuple("tool", "3 hits in csv.py"));
+    }
+
     /** A structured message of one part. */
     private static String message(String role, String type, String content) {
         return "{\"role\":\"" + role + "\",\"parts\":[{\"type\":\"" + type + "\",\"content\":\"" + content
