@@ -118,8 +118,10 @@ class ConsoleTest {
                         step(2, StepType.REASONING, "Then I answer.", null, null))));
         String cookie = SignedIn.cookie(TestTenants.TENANT_A);
 
+        // The session's row may be projected before its messages: wait until the page shows both.
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().cookie(ConsoleCookie.NAME, cookie)
-                .when().get("/ui/sessions/" + sessionId).then().statusCode(200));
+                .when().get("/ui/sessions/" + sessionId).then().statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("id=\"session-messages\">2<")));
         Response page = given().cookie(ConsoleCookie.NAME, cookie).when().get("/ui/sessions/" + sessionId);
         String html = page.body().asString();
 
