@@ -122,11 +122,14 @@ final class SpanAssembly {
     public static Session assemble(String sessionId, List<SpanFact> spans) {
         List<SpanFact> ordered = ordered(spans);
         SpanAgents agents = new SpanAgents(ordered);
+        // Each span's agent once (HashMap: the session's own agents are the null key), in span order.
+        Map<String, List<SpanFact>> byGroup = new HashMap<>();
+        ordered.forEach(span -> byGroup.computeIfAbsent(agents.group(span), g -> new ArrayList<>()).add(span));
         Map<String, List<Draft>> drafts = new HashMap<>();
         List<String> groups = new ArrayList<>(agents.subAgentsDeepestFirst());
         groups.add(null);
         for (String group : groups) {
-            List<SpanFact> own = ordered.stream().filter(s -> Objects.equals(agents.group(s), group)).toList();
+            List<SpanFact> own = byGroup.getOrDefault(group, List.of());
             List<Draft> conversation = drafts(own, group == null ? null : agents.span(group).spanId());
             List<Insert> inserts = new ArrayList<>();
             for (String child : agents.children(group)) {
@@ -155,8 +158,8 @@ final class SpanAssembly {
             }
         }
         SpanFact lastCall = null;
-        for (SpanFact span : ordered) {
-            if (isModelCall(span) && agents.group(span) == null) {
+        for (SpanFact span : byGroup.getOrDefault(null, List.of())) {
+            if (isModelCall(span)) {
                 lastCall = span;
             }
         }
