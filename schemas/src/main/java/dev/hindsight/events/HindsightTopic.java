@@ -1,5 +1,6 @@
 package dev.hindsight.events;
 
+import dev.hindsight.events.datakeys.DataKeyEvent;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.evaluations.EvaluationEvent;
 import dev.hindsight.events.insights.InsightEvent;
@@ -27,7 +28,8 @@ public enum HindsightTopic {
     MEMORY("hindsight.memory.v1", "memory-service", "memory id ('project:' + project id for a project purge)",
             MemoryEvent.class),
     KEYS("hindsight.keys.v1", "ingest-service", "key id", KeyEvent.class),
-    SPANS("hindsight.spans.v1", "ingest-service", "trace id (hex)", SpanEvent.class);
+    SPANS("hindsight.spans.v1", "ingest-service", "trace id (hex)", SpanEvent.class),
+    DATA_KEYS("hindsight.datakeys.v1", "ingest-service", "data key id", DataKeyEvent.class);
 
     private final String defaultName;
     private final String writer;
@@ -64,6 +66,14 @@ public enum HindsightTopic {
     /** The envelope schema every value of this topic is written with. */
     public Schema valueSchema() {
         return SpecificData.getForClass(valueType).getSchema(valueType);
+    }
+
+    /**
+     * Whether the topic is compacted (only its keys' latest events are kept) rather than kept whole forever: the data
+     * keys, whose destruction must remove their material from the brokers' disks (ADR 0027).
+     */
+    public boolean compacted() {
+        return this == DATA_KEYS;
     }
 
     /** The generated envelope class. */

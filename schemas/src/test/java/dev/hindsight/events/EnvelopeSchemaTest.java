@@ -60,7 +60,7 @@ class EnvelopeSchemaTest {
     void everyTopicHasOneWriterAndEvaluationsMeetDecisionsOnTheirPartition() {
         assertThat(HindsightTopic.writtenBy("ingest-service"))
                 .containsExactly(HindsightTopic.REASONING, HindsightTopic.DECISIONS, HindsightTopic.SIGNALS,
-                        HindsightTopic.KEYS, HindsightTopic.SPANS);
+                        HindsightTopic.KEYS, HindsightTopic.SPANS, HindsightTopic.DATA_KEYS);
         assertThat(HindsightTopic.writtenBy("evaluation-service"))
                 .containsExactly(HindsightTopic.INSIGHTS, HindsightTopic.EVALUATIONS);
         assertThat(HindsightTopic.EVALUATIONS.key()).isEqualTo(HindsightTopic.DECISIONS.key());

@@ -31,7 +31,8 @@ public final class TestKafka {
             String servers = cluster.bootstrapServers();
             TopicProvisioner.ensure(servers,
                     Arrays.stream(HindsightTopic.values()).map(HindsightTopic::defaultName).toList(), List.of(),
-                    PARTITIONS, (short) 1, MAX_MESSAGE_BYTES);
+                    PARTITIONS, (short) 1, MAX_MESSAGE_BYTES, Arrays.stream(HindsightTopic.values())
+                            .filter(HindsightTopic::compacted).map(HindsightTopic::defaultName).toList());
         }
         return cluster.bootstrapServers();
     }

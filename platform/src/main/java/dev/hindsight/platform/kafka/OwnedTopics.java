@@ -26,8 +26,10 @@ public final class OwnedTopics {
         List<HindsightTopic> owned = HindsightTopic.writtenBy(writer);
         List<String> names = owned.stream().map(t -> name(config, t)).toList();
         if (topics.provisionTopics()) {
+            List<String> compacted = owned.stream().filter(HindsightTopic::compacted).map(t -> name(config, t))
+                    .toList();
             TopicProvisioner.ensure(config.getValue("kafka.bootstrap.servers", String.class), names, List.of(),
-                    topics.partitions(), topics.replicationFactor(), topics.maxMessageBytes());
+                    topics.partitions(), topics.replicationFactor(), topics.maxMessageBytes(), compacted);
             LOG.infof("Topics ready: %s", names);
         }
         if (registry.registerOnStart()) {

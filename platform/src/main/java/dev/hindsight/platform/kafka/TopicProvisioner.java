@@ -20,13 +20,16 @@ import org.jboss.logging.Logger;
  * Creates topics that do not exist yet, with the configured partitions and replication. Of an existing topic only
  * {@code max.message.bytes} is ever changed, and only raised to {@code maxMessageBytes}: an event ingest acknowledged
  * must fit (partition counts are never changed behind an operator's back). Source topics keep their history
- * ({@code retention.ms=-1}); dead-letter topics expire after 14 days.
+ * ({@code retention.ms=-1}); a compacted source topic keeps each key's latest event, and rolls and cleans its
+ * segments within an hour ({@code max.compaction.lag.ms}), so that what a later event replaced leaves the disks
+ * (ADR 0027); dead-letter topics expire after 14 days.
  */
 public final class TopicProvisioner {
 
     private static final String KEEP_FOREVER = "-1";
     private static final String MAX_MESSAGE_BYTES = "max.message.bytes";
     private static final String FOURTEEN_DAYS_MS = String.valueOf(TimeUnit.DAYS.toMillis(14));
+    private static final String ONE_HOUR_MS = String.valueOf(TimeUnit.HOURS.toMillis(1));
 
     private static final Logger LOG = Logger.getLogger(TopicProvisioner.class);
 
@@ -36,6 +39,14 @@ public final class TopicProvisioner {
     /** Creates the missing ones among {@code sourceTopics} (kept forever) and {@code deadLetterTopics}. */
     public static void ensure(String bootstrapServers, Collection<String> sourceTopics,
             Collection<String> deadLetterTopics, int partitions, short replicationFactor, int maxMessageBytes) {
+        ensure(bootstrapServers, sourceTopics, deadLetterTopics, partitions, replicationFactor, maxMessageBytes,
+                List.of());
+    }
+
+    /** As {@link #ensure}, the source topics among {@code compacted} made compacted. */
+    public static void ensure(String bootstrapServers, Collection<String> sourceTopics,
+            Collection<String> deadLetterTopics, int partitions, short replicationFactor, int maxMessageBytes,
+            Collection<String> compacted) {
         String largest = Integer.toString(maxMessageBytes);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000))) {
@@ -43,8 +54,10 @@ public final class TopicProvisioner {
             List<NewTopic> missing = new java.util.ArrayList<>();
             for (String topic : sourceTopics) {
                 if (!existing.contains(topic)) {
-                    missing.add(new NewTopic(topic, partitions, replicationFactor)
-                            .configs(Map.of("retention.ms", KEEP_FOREVER, MAX_MESSAGE_BYTES, largest)));
+                    missing.add(new NewTopic(topic, partitions, replicationFactor).configs(compacted.contains(topic)
+                            ? Map.of("cleanup.policy", "compact", "max.compaction.lag.ms", ONE_HOUR_MS,
+                                    "min.compaction.lag.ms", "0", MAX_MESSAGE_BYTES, largest)
+                            : Map.of("retention.ms", KEEP_FOREVER, MAX_MESSAGE_BYTES, largest)));
                 }
             }
             for (String topic : deadLetterTopics) {

@@ -162,6 +162,11 @@ class CompiledDatumWriterTest {
                 };
                 case FLOAT -> random.nextFloat() - 0.5f;
                 case BOOLEAN -> random.nextBoolean();
+                case BYTES -> {
+                    byte[] bytes = new byte[random.nextInt(4) == 0 ? 0 : random.nextInt(80)];
+                    random.nextBytes(bytes);
+                    yield java.nio.ByteBuffer.wrap(bytes);
+                }
                 case NULL -> null;
                 default -> throw new IllegalStateException("a type the envelopes do not use: " + schema);
             };

@@ -472,6 +472,14 @@ final class Invariants {
                 if (retention <= 0) {
                     fail(where + " is a dead-letter topic and needs a finite retention.ms, has " + retention);
                 }
+            } else if (HindsightTopic.byName(name).filter(HindsightTopic::compacted).isPresent()) {
+                // The data keys (ADR 0027): a destroyed key's material must leave the disks, its marker stay.
+                long lag = Long.parseLong(String.valueOf(config.getOrDefault("max.compaction.lag.ms",
+                        String.valueOf(Long.MAX_VALUE))));
+                if (!cleanup.equals("compact") || lag > 3_600_000L) {
+                    fail(where + " is compacted so that destroyed keys leave the brokers: cleanup.policy compact and "
+                            + "max.compaction.lag.ms at most an hour; has " + cleanup + ", " + lag);
+                }
             } else if (HindsightTopic.byName(name).isPresent() || isAnnounced(name)) {
                 if (retention != -1 || !cleanup.equals("delete")) {
                     fail(where + " is a source topic: every read model is rebuilt from it, so it keeps its history "
