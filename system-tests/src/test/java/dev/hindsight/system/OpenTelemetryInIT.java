@@ -2,7 +2,6 @@ package dev.hindsight.system;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hindsight.system.RunningSystem.Service;
@@ -26,7 +25,6 @@ import io.opentelemetry.sdk.trace.export.SpanExporter;
 import io.restassured.response.Response;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -48,7 +46,6 @@ import org.junit.jupiter.api.Test;
  */
 class OpenTelemetryInIT {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
     private static final long MS = 1_000_000L;
     private static final AttributeKey<String> SERVICE_NAME = AttributeKey.stringKey("service.name");
 
@@ -326,24 +323,7 @@ class OpenTelemetryInIT {
     }
 
     private static JsonNode awaitSession(String sessionId, java.util.function.Predicate<JsonNode> complete) {
-        JsonNode[] last = new JsonNode[1];
-        java.util.concurrent.Callable<Boolean> read = () -> {
-            Response response = given().baseUri(system.url(Service.QUERY))
-                    .header("Authorization", TestTenants.TENANT_A.bearer())
-                    .when().get("/v1/sessions/" + sessionId);
-            if (response.statusCode() != 200) {
-                return false;
-            }
-            last[0] = Wire.JSON.readTree(response.asByteArray());
-            return complete.test(last[0]);
-        };
-        try {
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(read);
-        } catch (org.awaitility.core.ConditionTimeoutException timedOut) {
-            // The last answer goes on to the assertions, which say what differs.
-            assertThat(last[0]).as("session %s within %s", sessionId, WAIT).isNotNull();
-        }
-        return last[0];
+        return SessionAwait.until(system, sessionId, complete, "spans exported");
     }
 
     private static long epochNanos() {

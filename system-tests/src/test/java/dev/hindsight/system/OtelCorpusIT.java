@@ -2,7 +2,6 @@ package dev.hindsight.system;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -13,7 +12,6 @@ import io.restassured.response.Response;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -41,7 +39,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class OtelCorpusIT {
 
-    private static final Duration WAIT = Duration.ofSeconds(60);
     private static final long SEED = Long.getLong("otel.corpus.seed", new Random().nextLong());
 
     private static RunningSystem system;
@@ -386,22 +383,6 @@ class OtelCorpusIT {
     }
 
     private static JsonNode awaitSession(String sessionId, java.util.function.Predicate<JsonNode> complete) {
-        JsonNode[] last = new JsonNode[1];
-        try {
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
-                Response response = given().baseUri(system.url(Service.QUERY))
-                        .header("Authorization", TestTenants.TENANT_A.bearer())
-                        .when().get("/v1/sessions/" + sessionId);
-                if (response.statusCode() != 200) {
-                    return false;
-                }
-                last[0] = Wire.JSON.readTree(response.asByteArray());
-                return complete.test(last[0]);
-            });
-        } catch (org.awaitility.core.ConditionTimeoutException timedOut) {
-            // The last answer goes on to the assertions, which say what differs.
-            assertThat(last[0]).as("session %s within %s (seed %s)", sessionId, WAIT, SEED).isNotNull();
-        }
-        return last[0];
+        return SessionAwait.until(system, sessionId, complete, "seed " + SEED);
     }
 }
