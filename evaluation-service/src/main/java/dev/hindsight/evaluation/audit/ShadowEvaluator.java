@@ -34,6 +34,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * Scores decision sets when they are due (on a terminal signal, or when the window closes on event
@@ -44,6 +45,8 @@ import java.util.Optional;
  */
 @Singleton
 class ShadowEvaluator extends BackgroundWork {
+
+    private static final Logger LOG = Logger.getLogger(ShadowEvaluator.class);
 
     // The due sets stay locked while they are scored, and a first revision embeds each shadow's reasoning, which
     // takes time per pair: a round of at most 50 sets keeps those locks short.
@@ -143,8 +146,7 @@ class ShadowEvaluator extends BackgroundWork {
                                 new MessageKey(d.set().tenant(), d.set().messageId()), List.of());
                         long started = System.nanoTime();
                         ShadowEvaluation evaluation = calculator.evaluate(d.set(), signals, d.revision(), d.trigger());
-                        List<DecisionComparison> comparisons = d.revision() == 1 ? comparator.compare(d.set())
-                                : List.of();
+                        List<DecisionComparison> comparisons = d.revision() == 1 ? compare(d.set()) : List.of();
                         double tookMs = (System.nanoTime() - started) / 1_000_000.0;
                         events.add(EvaluationEvents.evaluated(d.set(), evaluation, tookMs, clock));
                         for (DecisionComparison comparison : comparisons) {
@@ -159,6 +161,21 @@ class ShadowEvaluator extends BackgroundWork {
                 .chain(decided -> outbox.add(tx, decided.events())
                         .chain(() -> tx.preparedQuery(MARK).executeBatch(decided.marks()))
                         .map(ignored -> decided.marks().size()));
+    }
+
+    /**
+     * The first revision's comparisons, or none if comparing fails: the score does not depend on them, and a set that
+     * fails the same way every time must not hold back every set behind it in the round.
+     */
+    private List<DecisionComparison> compare(DecisionSet set) {
+        try {
+            return comparator.compare(set);
+        } catch (RuntimeException e) {
+            // The exception's class only: a message may quote the reasoning, which is what people wrote.
+            LOG.warnf("Comparing the decisions of set %s failed (%s); it is scored without comparisons",
+                    set.decisionSetId(), e.getClass().getName());
+            return List.of();
+        }
     }
 
     private static Signal signal(Row row) {

@@ -106,8 +106,22 @@ public final class DecisionComparator {
         };
     }
 
+    /**
+     * Whether a reasoning text holds anything to compare: a letter, digit, mark, punctuation or symbol. Text of only
+     * spaces, control or format characters (a lone U+0005 is not {@link String#isBlank() blank}) carries no meaning,
+     * and the embedding model refuses some of it outright.
+     */
+    static boolean visible(String text) {
+        return text != null && text.codePoints().anyMatch(c -> switch (Character.getType(c)) {
+            case Character.CONTROL, Character.FORMAT, Character.SPACE_SEPARATOR, Character.LINE_SEPARATOR,
+                    Character.PARAGRAPH_SEPARATOR, Character.SURROGATE, Character.PRIVATE_USE, Character.UNASSIGNED ->
+                false;
+            default -> true;
+        });
+    }
+
     private Double reasoningSimilarity(String a, String b) {
-        if (a == null || b == null || a.isBlank() || b.isBlank()) {
+        if (!visible(a) || !visible(b)) {
             return null;
         }
         double cosine = similarity.similarity(a, b);

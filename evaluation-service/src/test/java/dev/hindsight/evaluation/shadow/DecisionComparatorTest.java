@@ -150,6 +150,27 @@ class DecisionComparatorTest {
     }
 
     @Test
+    void reasoning_of_only_controls_format_or_spaces_is_not_compared() {
+        // Each of these once reached the embedding model, which refuses text that trims to nothing.
+        for (String invisible : List.of("\u0005", " \u0001\t", "\u007f", "\u200b\u00a0", "\u2028\ufeff", "\uffff")) {
+            DecisionComparison comparison = only(NEVER,
+                    new Decision("v1", "OPINION", "DIRECT_ANSWER", "medium", "a"),
+                    new Decision("v2", "OPINION", "SUGGEST_COMM", "medium", invisible));
+
+            assertThat(comparison.reasoningSimilarity()).as("%s", invisible.codePoints().boxed().toList()).isNull();
+        }
+    }
+
+    @Test
+    void any_letter_digit_mark_or_symbol_makes_reasoning_comparable() {
+        for (String text : List.of("\u0005a", "7", "\u0301", "?", "\uD83D\uDE00", "\u6F22")) {
+            assertThat(DecisionComparator.visible(text)).as(text).isTrue();
+        }
+        assertThat(DecisionComparator.visible(null)).isFalse();
+        assertThat(DecisionComparator.visible("")).isFalse();
+    }
+
+    @Test
     void only_the_classification_differs() {
         DecisionComparison comparison = only((a, b) -> 0.1,
                 new Decision("v1", "OPINION", "SUGGEST_COMM", "medium", "a"),
