@@ -76,6 +76,33 @@ public enum HindsightTopic {
         return this == DATA_KEYS;
     }
 
+    /**
+     * Whether this topic's payloads are sealed under data keys (ADR 0027): every topic that carries what people or
+     * agents wrote. The API keys (a name and a hash) and the data keys themselves (wrapped) are Hindsight's own.
+     */
+    public boolean sealed() {
+        return this != KEYS && this != DATA_KEYS;
+    }
+
+    /**
+     * The record key {@code envelope} is published under, read from the envelope itself: what a sealed payload is
+     * bound to, so that it opens only in an envelope of the same session, trace, message or memory.
+     */
+    public String recordKey(SpecificRecordBase envelope) {
+        return switch (this) {
+            case REASONING, INSIGHTS -> field(envelope, "session_id");
+            case DECISIONS, SIGNALS, EVALUATIONS -> field(envelope, "message_id");
+            case SPANS -> field(envelope, "trace_id");
+            case KEYS, DATA_KEYS -> field(envelope, "key_id");
+            case MEMORY -> envelope.get("memory_id") != null ? field(envelope, "memory_id")
+                    : "project:" + field(envelope, "project_id");
+        };
+    }
+
+    private static String field(SpecificRecordBase envelope, String name) {
+        return String.valueOf(envelope.get(name));
+    }
+
     /** The generated envelope class. */
     public Class<? extends SpecificRecordBase> valueType() {
         return valueType;

@@ -62,8 +62,9 @@ public final class PackagedService implements AutoCloseable {
         config.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.add("-jar");
         command.add(jar.toString());
+        // The master key in the environment, as a deployment gives it, never on the command line.
         ChildProcess process = ChildProcess.start("system-" + instance + "-" + ProcessHandle.current().pid(), command,
-                jar.getParent(), TestRegistry.distDir().resolve("test-state"));
+                jar.getParent(), TestRegistry.distDir().resolve("test-state"), TestCrypto.environment());
         PackagedService service = new PackagedService(instance, process, "http://127.0.0.1:" + port);
         service.awaitReady();
         return service;

@@ -1,5 +1,7 @@
 package dev.hindsight.testing;
 
+import dev.hindsight.events.HindsightTopic;
+import dev.hindsight.events.Sealed;
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import java.io.ByteArrayOutputStream;
@@ -24,6 +26,7 @@ import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -107,7 +110,9 @@ public final class TestTopics {
         specific.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
         specific.addLogicalTypeConversion(new TimeConversions.DateConversion());
         specific.addLogicalTypeConversion(new Conversions.UUIDConversion());
-        try (KafkaConsumer<String, GenericRecord> consumer = new KafkaConsumer<>(config)) {
+        try (KafkaConsumer<String, GenericRecord> consumer = new KafkaConsumer<>(config);
+                AvroKafkaDeserializer<GenericRecord> sealed = new AvroKafkaDeserializer<>()) {
+            sealed.configure(config, false);
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + timeout.toNanos();
             boolean finished = false;
@@ -116,13 +121,88 @@ public final class TestTopics {
                     if (record.value() == null) {
                         continue;
                     }
-                    T value = toSpecific(record.value(), type, specific);
+                    T value = toSpecific(opened(bootstrapServers, topic, record.value(), type, specific, sealed), type,
+                            specific);
                     finished |= done.test(new ConsumerRecord<>(record.topic(), record.partition(), record.offset(),
                             record.key(), value));
                 }
             }
             return finished;
         }
+    }
+
+    /**
+     * The envelope with its payload opened, when it was sealed (ADR 0027): as a consumer reads it. Tests that check
+     * what a service published see it as published before sealing, and sealing itself is checked on the raw bytes.
+     */
+    private static <T> GenericRecord opened(String bootstrapServers, String topic, GenericRecord envelope,
+            Class<T> type, SpecificData specific, AvroKafkaDeserializer<GenericRecord> sealed) {
+        if (!(envelope.get("payload") instanceof GenericRecord payload)
+                || !payload.getSchema().getFullName().equals(Sealed.class.getName())) {
+            return envelope;
+        }
+        GenericRecord header = (GenericRecord) envelope.get("header");
+        HindsightTopic kind = HindsightTopic.byEnvelope(envelope.getSchema().getFullName()).orElseThrow();
+        String recordKey = kind.recordKey((SpecificRecordBase) toSpecific(envelope, type, specific));
+        java.nio.ByteBuffer ciphertext = ((java.nio.ByteBuffer) payload.get("ciphertext")).duplicate();
+        byte[] bytes = new byte[ciphertext.remaining()];
+        ciphertext.get(bytes);
+        byte[] clear = TestCrypto.open(bootstrapServers, header.get("tenant_id").toString(),
+                payload.get("key_id").toString(), bytes, recordKey, UUID.fromString(header.get("event_id").toString()));
+        return sealed.deserialize(topic, clear);
+    }
+
+    /** Every record {@code topic} holds now, from its beginning, as {@code type} (a topic never sealed). */
+    public static <T extends SpecificRecord> List<T> readAll(String bootstrapServers, String topic, Class<T> type) {
+        Map<String, Object> config = new HashMap<>(readerConfig(bootstrapServers, AvroKafkaDeserializer.class));
+        config.put("apicurio.registry.url", TestRegistry.url());
+        config.put("apicurio.registry.use-specific-avro-reader", false);
+        SpecificData specific = new SpecificData(type.getClassLoader());
+        specific.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
+        specific.addLogicalTypeConversion(new Conversions.UUIDConversion());
+        List<T> all = new ArrayList<>();
+        try (KafkaConsumer<String, GenericRecord> consumer = new KafkaConsumer<>(config)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(topic + " not read to its end within 30 s");
+                }
+                for (ConsumerRecord<String, GenericRecord> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.value() != null) {
+                        all.add(toSpecific(record.value(), type, specific));
+                    }
+                }
+            }
+        }
+        return all;
+    }
+
+    /**
+     * Reads records from the beginning of {@code topic} as stored: values as bytes (decompressed by the client, never
+     * decoded), until {@code count} match {@code filter} or {@code timeout} passes.
+     */
+    public static List<ConsumerRecord<String, byte[]>> readRaw(String bootstrapServers, String topic,
+            Predicate<ConsumerRecord<String, byte[]>> filter, int count, Duration timeout) {
+        Map<String, Object> config = readerConfig(bootstrapServers,
+                org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
+        List<ConsumerRecord<String, byte[]>> matches = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (matches.size() < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.value() != null && filter.test(record)) {
+                        matches.add(record);
+                    }
+                }
+            }
+        }
+        return matches;
     }
 
     /**

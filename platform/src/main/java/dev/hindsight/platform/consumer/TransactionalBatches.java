@@ -5,6 +5,9 @@ import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.pgclient.PgException;
@@ -19,6 +22,8 @@ import org.jboss.logging.Logger;
 /**
  * How every Hindsight consumer that writes PostgreSQL applies a polled batch: one database transaction per batch.
  * <ol>
+ * <li>sealed records whose data key cannot be opened yet are waited for; those whose key was destroyed are erased
+ * and skipped (ADR 0027);</li>
  * <li>records that cannot be read, or are not the topic's envelope, go to the dead-letter topic as stored;</li>
  * <li>the rest are handed to the {@link Handler} on one transaction (it claims their ids in its ledger and changes
  * its state);</li>
@@ -86,13 +91,59 @@ public final class TransactionalBatches {
         return process(handler, list);
     }
 
-    /** Applies {@code records}; completes when every record is applied or dead-lettered. */
+    /** Applies {@code records}; completes when every record is applied, dead-lettered or found erased. */
     public <E> Uni<Void> process(Handler<E> handler, List<ConsumerRecord<String, Decoded>> records) {
+        List<Decoded> values = new ArrayList<>(records.size());
+        boolean unopened = false;
+        for (ConsumerRecord<String, Decoded> record : records) {
+            values.add(record.value());
+            unopened |= record.value() != null && record.value().unopened();
+        }
+        return unopened ? opened(handler, records).chain(opened -> apply(handler, records, opened))
+                : apply(handler, records, values);
+    }
+
+    /**
+     * The batch's values with every sealed event opened: an event whose data key could not be opened when it was read
+     * (not on the key topic yet, the KMS away) is tried again, off the event loop, with back-off for as long as it
+     * takes. It is never dead-lettered: its key is published before it, and waiting is all it needs (ADR 0027).
+     */
+    private Uni<List<Decoded>> opened(Handler<?> handler, List<ConsumerRecord<String, Decoded>> records) {
+        Context context = Vertx.currentContext();
+        Uni<List<Decoded>> opening = Uni.createFrom().item(() -> {
+            List<Decoded> values = new ArrayList<>(records.size());
+            for (ConsumerRecord<String, Decoded> record : records) {
+                Decoded value = record.value();
+                if (value != null && value.unopened()) {
+                    value = value.reopen().get();
+                    if (value.unopened()) {
+                        throw new NotReady(value.failure().getMessage());
+                    }
+                }
+                values.add(value);
+            }
+            return values;
+        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .onFailure().invoke(e -> {
+                    // A consumer waiting on a data key holds its offsets: operators alert on this rising.
+                    Metrics.counter("hindsight.consumer.sealed.waits", "topic", handler.topic()).increment();
+                    LOG.warnf("Waiting to open sealed %s events: %s", handler.topic(), e.getMessage());
+                })
+                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely();
+        return context == null ? opening : opening.emitOn(command -> context.runOnContext(ignored -> command.run()));
+    }
+
+    private <E> Uni<Void> apply(Handler<E> handler, List<ConsumerRecord<String, Decoded>> records,
+            List<Decoded> values) {
         List<Consumed<E>> readable = new ArrayList<>(records.size());
         List<Uni<Void>> poison = new ArrayList<>();
-        for (ConsumerRecord<String, Decoded> record : records) {
-            Decoded value = record.value();
-            if (value != null && handler.envelopeType().isInstance(value.envelope())) {
+        for (int i = 0; i < records.size(); i++) {
+            ConsumerRecord<String, Decoded> record = records.get(i);
+            Decoded value = values.get(i);
+            if (value != null && value.erased()) {
+                // Its data key was destroyed: nothing of it is written, and it is not poison.
+                Metrics.counter("hindsight.consumer.erased", "topic", handler.topic()).increment();
+            } else if (value != null && handler.envelopeType().isInstance(value.envelope())) {
                 readable.add(new Consumed<>(record, handler.envelopeType().cast(value.envelope())));
             } else {
                 RuntimeException why = value == null || value.failure() == null

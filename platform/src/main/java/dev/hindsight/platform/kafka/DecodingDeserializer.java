@@ -1,6 +1,22 @@
 package dev.hindsight.platform.kafka;
 
+import dev.hindsight.events.EventHeader;
+import dev.hindsight.events.HindsightTopic;
+import dev.hindsight.events.Sealed;
+import dev.hindsight.platform.crypto.DataKeyFeed;
+import dev.hindsight.platform.crypto.DataKeyVault;
+import dev.hindsight.platform.crypto.Sealing;
+import dev.hindsight.platform.tenant.TenantId;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ArcContainer;
+import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -9,10 +25,28 @@ import org.apache.kafka.common.serialization.Deserializer;
  * consumer's polling thread (a registry lookup on a cache miss blocks, so never on the event loop) and never throws:
  * an unreadable value becomes a {@link Decoded} carrying its bytes and the failure, for the projection to
  * dead-letter while its partition moves on.
+ *
+ * <p>A sealed envelope (ADR 0027) is opened here too: its data key from the service's {@link DataKeyFeed} (waited for
+ * a few seconds at most, since the key topic is read to its end before a key is called missing), its payload
+ * decrypted and read as the envelope it was. A key destroyed gives an {@linkplain Decoded#erased() erased} event, a key
+ * that cannot be opened yet an {@linkplain Decoded#unopened() unopened} one that the projection tries again; a
+ * ciphertext that does not open under the key it names was changed or moved, and is unreadable.
  */
 public class DecodingDeserializer implements Deserializer<Decoded> {
 
+    private static final long OPEN_WAIT_MS = 5_000;
+
     private final EnvelopeDeserializer<Object> envelopes = new EnvelopeDeserializer<>();
+    private final Supplier<DataKeyVault> vaults;
+
+    public DecodingDeserializer() {
+        this(DecodingDeserializer::serviceVault);
+    }
+
+    /** With the vault that opens data keys (tests; the service's {@link DataKeyFeed} otherwise). */
+    public DecodingDeserializer(Supplier<DataKeyVault> vaults) {
+        this.vaults = vaults;
+    }
 
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
@@ -27,17 +61,82 @@ public class DecodingDeserializer implements Deserializer<Decoded> {
     @Override
     public Decoded deserialize(String topic, Headers headers, byte[] data) {
         if (data == null) {
-            return new Decoded(null, null, new IllegalArgumentException("no value (tombstone)"));
+            return Decoded.unreadable(null, new IllegalArgumentException("no value (tombstone)"));
         }
         try {
             Object envelope = headers == null ? envelopes.deserialize(topic, data)
                     : envelopes.deserialize(topic, headers, data);
-            return envelope == null
-                    ? new Decoded(data, null, new IllegalArgumentException("the value deserialized to nothing"))
-                    : new Decoded(data, envelope, null);
+            if (envelope == null) {
+                return Decoded.unreadable(data, new IllegalArgumentException("the value deserialized to nothing"));
+            }
+            if (envelope instanceof SpecificRecordBase record && record.get("payload") instanceof Sealed sealed) {
+                return open(topic, headers, data, record, sealed);
+            }
+            return Decoded.readable(data, envelope, null);
         } catch (RuntimeException unreadable) {
-            return new Decoded(data, null, unreadable);
+            return Decoded.unreadable(data, unreadable);
         }
+    }
+
+    private Decoded open(String topic, Headers headers, byte[] data, SpecificRecordBase envelope, Sealed sealed) {
+        Supplier<Decoded> reopen = () -> deserialize(topic, headers, data);
+        EventHeader header = (EventHeader) envelope.get("header");
+        TenantId tenant = TenantId.of(header.getTenantId());
+        DataKeyVault.Opening opening;
+        try {
+            DataKeyVault vault = vaults.get();
+            if (vault == null) {
+                return Decoded.unopened(data, envelope, new IllegalStateException("no data keys are read here"), reopen);
+            }
+            opening = vault.open(tenant, sealed.getKeyId()).toCompletableFuture()
+                    .get(OPEN_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return Decoded.unopened(data, envelope, new IllegalStateException("data key " + sealed.getKeyId()
+                    + " not read within " + OPEN_WAIT_MS + " ms"), reopen);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Decoded.unopened(data, envelope, new IllegalStateException("interrupted"), reopen);
+        } catch (ExecutionException | RuntimeException e) {
+            // The KMS away, a master key missing or wrong, a key of another tenant: nothing the event can change.
+            Throwable why = e instanceof ExecutionException ? e.getCause() : e;
+            return Decoded.unopened(data, envelope, new IllegalStateException("data key " + sealed.getKeyId()
+                    + " does not open: " + why, why), reopen);
+        }
+        if (opening instanceof DataKeyVault.Erased) {
+            return Decoded.erased(data, envelope);
+        }
+        if (!(opening instanceof DataKeyVault.Open open)) {
+            return Decoded.unopened(data, envelope, new IllegalStateException("data key " + sealed.getKeyId()
+                    + " is not on the key topic yet"), reopen);
+        }
+        HindsightTopic kind = HindsightTopic.byEnvelope(envelope.getSchema().getFullName()).orElseThrow();
+        byte[] clear;
+        try {
+            clear = Sealing.open(open.key(), bytes(sealed.getCiphertext()), tenant, kind.recordKey(envelope),
+                    header.getEventId());
+        } catch (GeneralSecurityException e) {
+            return Decoded.unreadable(data, new IllegalArgumentException("the sealed payload does not open under "
+                    + "data key " + sealed.getKeyId() + " for this tenant, key and event: it was changed or moved", e));
+        }
+        Object inner = envelopes.deserialize(topic, clear);
+        if (!(inner instanceof SpecificRecordBase opened) || opened.getClass() != envelope.getClass()
+                || !header.equals(opened.get("header"))) {
+            return Decoded.unreadable(data, new IllegalArgumentException("the sealed payload is not this event"));
+        }
+        return Decoded.readable(data, opened, Decoded.Seal.OPENED);
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] copy = new byte[buffer.remaining()];
+        buffer.duplicate().get(copy);
+        return copy;
+    }
+
+    /** The service's vault, or null outside a running service. */
+    private static DataKeyVault serviceVault() {
+        ArcContainer container = Arc.container();
+        return container == null || !container.isRunning() ? null
+                : container.instance(DataKeyFeed.class).get().vault();
     }
 
     @Override

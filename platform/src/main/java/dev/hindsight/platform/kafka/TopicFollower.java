@@ -1,7 +1,6 @@
 package dev.hindsight.platform.kafka;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -141,19 +140,13 @@ public final class TopicFollower {
     }
 
     private static Map<String, Object> consumerConfig(Map<String, Object> kafka, Config config, String name) {
-        Map<String, Object> settings = new HashMap<>(kafka);
+        Map<String, Object> settings = SealedEnvelopes.serdeSettings(kafka, config);
         settings.put(ConsumerConfig.CLIENT_ID_CONFIG, "hindsight-" + name + "-"
                 + config.getOptionalValue("quarkus.application.name", String.class).orElse("service"));
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         settings.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         settings.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, DecodingDeserializer.class);
-        String prefix = "mp.messaging.connector.smallrye-kafka.";
-        for (String property : config.getPropertyNames()) {
-            if (property.startsWith(prefix + "apicurio.")) {
-                settings.put(property.substring(prefix.length()), config.getValue(property, String.class));
-            }
-        }
         return settings;
     }
 

@@ -1,0 +1,83 @@
+package dev.hindsight.platform.crypto;
+
+import dev.hindsight.events.HindsightTopic;
+import dev.hindsight.events.datakeys.DataKeyDestroyed;
+import dev.hindsight.events.datakeys.DataKeyEvent;
+import dev.hindsight.platform.kafka.OwnedTopics;
+import dev.hindsight.platform.kafka.TopicFollower;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import java.util.Map;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * Reads all of {@code hindsight.datakeys.v1} into a {@link DataKeyRing} on every replica of every service
+ * ({@link TopicFollower}), and opens keys from it through a {@link DataKeyVault}: how a consumer opens what any
+ * replica of ingest sealed (ADR 0027). A key it meets before reading it makes it read the topic to its end first. The
+ * KMS is asked for a tenant's key-encryption key only when a key under it is first opened.
+ */
+@ApplicationScoped
+public class DataKeyFeed {
+
+    private final DataKeyRing ring = new DataKeyRing();
+    private final TopicFollower follower;
+    private final DataKeyVault vault;
+
+    public DataKeyFeed(@Identifier("default-kafka-broker") Map<String, Object> kafka, Config config, Instance<Kms> kms) {
+        this.vault = new DataKeyVault(ring, new LazyKms(kms), () -> follower().readTo());
+        this.follower = new TopicFollower(OwnedTopics.name(config, HindsightTopic.DATA_KEYS), "data-key-feed", kafka,
+                config, envelope -> {
+                    if (envelope instanceof DataKeyEvent key) {
+                        ring.apply(key);
+                        if (key.getPayload() instanceof DataKeyDestroyed) {
+                            vault.forget(key.getKeyId());
+                        }
+                    }
+                });
+    }
+
+    private TopicFollower follower() {
+        return follower;
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        follower.start();
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        follower.stop();
+    }
+
+    /** Opens the keys read so far, reading on when it meets one it has not read. */
+    public DataKeyVault vault() {
+        return vault;
+    }
+
+    /** The keys read so far: what erasure looks keys up in. */
+    public DataKeyRing ring() {
+        return ring;
+    }
+
+    /** Whether every key the topic held when this service started has been read. */
+    public boolean caughtUp() {
+        return follower.caughtUp();
+    }
+
+    /** The deployment's KMS, made when first needed: a service that never opens a key needs no master key. */
+    private record LazyKms(Instance<Kms> kms) implements Kms {
+
+        @Override
+        public com.google.crypto.tink.Aead keyEncryptionKey(dev.hindsight.platform.tenant.TenantId tenant, int version) {
+            return kms.get().keyEncryptionKey(tenant, version);
+        }
+
+        @Override
+        public int currentVersion() {
+            return kms.get().currentVersion();
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.hindsight.testing;
+
+import dev.hindsight.events.HindsightTopic;
+import dev.hindsight.events.datakeys.DataKeyEvent;
+import dev.hindsight.platform.crypto.DataKeyRing;
+import dev.hindsight.platform.crypto.DataKeyVault;
+import dev.hindsight.platform.crypto.LocalKms;
+import dev.hindsight.platform.crypto.Sealing;
+import dev.hindsight.platform.tenant.TenantId;
+import java.security.GeneralSecurityException;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The tests' master key (ADR 0027), and opening what the services sealed with it, as a consumer would: the data key
+ * from {@code hindsight.datakeys.v1}, unwrapped by the tenant's key-encryption key derived from the master key.
+ */
+public final class TestCrypto {
+
+    /** A fixed, public value, used only by tests (the platform's test profile configures the same). */
+    public static final String MASTER_KEY = "AwoRGB8mLTQ7QklQV15lbHN6gYiPlp2kq7K5wMfO1dw=";
+
+    /** One vault per broker: its ring is read again only when a key is not in it yet. */
+    private static final Map<String, DataKeyVault> VAULTS = new ConcurrentHashMap<>();
+
+    private TestCrypto() {
+    }
+
+    private static DataKeyVault vault(String bootstrapServers) {
+        DataKeyRing ring = new DataKeyRing();
+        return new DataKeyVault(ring, kms(), () -> {
+            TestTopics.readAll(bootstrapServers, HindsightTopic.DATA_KEYS.defaultName(), DataKeyEvent.class)
+                    .forEach(ring::apply);
+            return CompletableFuture.completedFuture(null);
+        });
+    }
+
+    /** The environment a packaged service is started with: its master key, as a deployment gives it. */
+    public static Map<String, String> environment() {
+        return Map.of("HINDSIGHT_CRYPTO_MASTER_KEYS_1", MASTER_KEY, "HINDSIGHT_CRYPTO_MASTER_KEY_VERSION", "1");
+    }
+
+    /** The KMS the services under test use. */
+    public static LocalKms kms() {
+        return new LocalKms(Map.of(1, MASTER_KEY), 1);
+    }
+
+    /**
+     * The bytes sealed under {@code keyId} for this tenant, record key and event, opened; the data keys are read from
+     * {@code bootstrapServers}' key topic.
+     *
+     * @throws IllegalStateException when the key is not there, was destroyed, or does not open the bytes
+     */
+    public static byte[] open(String bootstrapServers, String tenant, String keyId, byte[] sealed, String recordKey,
+            UUID eventId) {
+        DataKeyVault vault = VAULTS.computeIfAbsent(bootstrapServers, TestCrypto::vault);
+        DataKeyVault.Opening opening = vault.open(TenantId.of(tenant), keyId).toCompletableFuture().join();
+        if (!(opening instanceof DataKeyVault.Open open)) {
+            throw new IllegalStateException("data key " + keyId + " does not open: " + opening);
+        }
+        try {
+            return Sealing.open(open.key(), sealed, TenantId.of(tenant), recordKey, eventId);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("a payload sealed under " + keyId + " does not open", e);
+        }
+    }
+}
