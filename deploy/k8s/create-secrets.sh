@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prints, as Kubernetes YAML on standard output, the Secrets Hindsight needs that no operator creates: each database
 # role's password (CloudNativePG sets it from the Secret, the service reads it), the API key hashes every service
-# accepts, the key every query-service replica signs console sign-ins with, the user name KEDA connects to Kafka
+# accepts, the master key every service derives the tenants' key-encryption keys from, the key every query-service
+# replica signs console sign-ins with, the user name KEDA connects to Kafka
 # with, and (prod) the object store's credentials for backups, taken from HINDSIGHT_BACKUP_ACCESS_KEY_ID and
 # HINDSIGHT_BACKUP_SECRET_ACCESS_KEY. Passwords and the API key are random; the API key itself is
 # printed once on standard error and stored nowhere, only its SHA-256 is (as hindsight.auth.api-keys.<id>.sha256).
@@ -80,6 +81,20 @@ metadata:
 type: Opaque
 stringData:
   cookie-secret: $(random 32)
+---
+# The local KMS's master key (ADR 0027), the same in every service: each tenant's key-encryption key is derived from
+# it, and every data key is wrapped under those. Losing it loses everything sealed; rotating adds a version
+# (HINDSIGHT_CRYPTO_MASTER_KEYS_2, HINDSIGHT_CRYPTO_MASTER_KEY_VERSION=2) and keeps the old one (deploy/README.md).
+apiVersion: v1
+kind: Secret
+metadata:
+  name: hindsight-crypto
+  labels:
+    app.kubernetes.io/part-of: hindsight
+type: Opaque
+stringData:
+  HINDSIGHT_CRYPTO_MASTER_KEYS_1: "$(head -c 32 /dev/urandom | base64 | tr -d '\n')"
+  HINDSIGHT_CRYPTO_MASTER_KEY_VERSION: "1"
 ---
 # KEDA's Kafka user name; its password is in the Secret "keda" that Strimzi writes for KafkaUser keda.
 apiVersion: v1

@@ -38,15 +38,17 @@ public class DataKeyIssuer {
     }
 
     /**
-     * A new key of {@code tenant} for {@code scope}, wrapped by {@code parent} (a subject's key) or, when it is null,
-     * by the tenant's current KEK; answered once it is durable.
+     * A new key of {@code tenant} for {@code scope} and what it seals ({@code owner}: the record key of its events),
+     * wrapped by {@code parent} (a subject's key) or, when it is null, by the tenant's current KEK; answered once it
+     * is durable.
      */
-    public Uni<DataKeys.DataKey> issue(TenantId tenant, DataKeys.Scope scope, DataKeys.DataKey parent) {
+    public Uni<DataKeys.DataKey> issue(TenantId tenant, DataKeys.Scope scope, String owner, DataKeys.DataKey parent) {
         int version = kms.currentVersion();
         DataKeys.Created created = DataKeys.create(tenant, scope, parent == null
                 ? kms.keyEncryptionKey(tenant, version) : parent.aead());
         DataKeyCreated payload = DataKeyCreated.newBuilder()
                 .setScope(DataKeyScope.valueOf(scope.name()))
+                .setOwner(owner)
                 .setParentKeyId(parent == null ? null : parent.keyId())
                 .setKekVersion(parent == null ? version : null)
                 .setWrapped(ByteBuffer.wrap(created.wrapped().wrapped()))

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -56,6 +57,7 @@ public class EventLog {
     private final Duration openFor;
     private final TenantContext tenant;
     private final TenantQuotas quotas;
+    private final EventSealer sealer;
     /** While now is before this (System.nanoTime), Kafka is considered away: answer 503 without trying. */
     private final AtomicLong openUntil = new AtomicLong(System.nanoTime());
 
@@ -79,7 +81,8 @@ public class EventLog {
             Config channels,
             IngestConfig config,
             TenantContext tenant,
-            TenantQuotas quotas) {
+            TenantQuotas quotas,
+            EventSealer sealer) {
         this.reasoningTransactions = reasoningTransactions;
         this.reasoning = sink(kafka, channels, "reasoning");
         this.decisions = sink(kafka, channels, "decisions");
@@ -91,11 +94,12 @@ public class EventLog {
         this.openFor = config.openCircuitFor();
         this.tenant = tenant;
         this.quotas = quotas;
+        this.sealer = sealer;
     }
 
     /** Publishes to {@code hindsight.reasoning.v1}, keyed by session id. */
     public Uni<List<Receipt>> reasoning(List<Outgoing<ReasoningEvent>> events) {
-        return durable(reasoning, events);
+        return sealed(reasoning, events);
     }
 
     /**
@@ -104,8 +108,9 @@ public class EventLog {
      */
     public Uni<List<Receipt>> reasoningAtomically(List<Outgoing<ReasoningEvent>> events) {
         List<OutgoingMessageMetadata<RecordMetadata>> written = new ArrayList<>(events.size());
-        return guarded(events.size(), () -> reasoningTransactions.withTransaction(tx -> {
-            for (Outgoing<ReasoningEvent> event : events) {
+        return guarded(events.size(), () -> sealer.seal(reasoning.topic(), events).chain(sealed ->
+                reasoningTransactions.withTransaction(tx -> {
+            for (Outgoing<ReasoningEvent> event : sealed) {
                 OutgoingMessageMetadata<RecordMetadata> result = new OutgoingMessageMetadata<>();
                 written.add(result);
                 tx.send(Message.of(event.value())
@@ -120,17 +125,17 @@ public class EventLog {
                 receipts.add(new Receipt(events.get(i).eventId(), at.topic(), at.partition(), at.offset()));
             }
             return receipts;
-        }));
+        })));
     }
 
     /** Publishes to {@code hindsight.decisions.v1}, keyed by message id. */
     public Uni<List<Receipt>> decisions(List<Outgoing<DecisionEvent>> events) {
-        return durable(decisions, events);
+        return sealed(decisions, events);
     }
 
     /** Publishes to {@code hindsight.signals.v1}, keyed by message id. */
     public Uni<List<Receipt>> signals(List<Outgoing<SignalEvent>> events) {
-        return durable(signals, events);
+        return sealed(signals, events);
     }
 
     /** Publishes to {@code hindsight.keys.v1}, keyed by key id. */
@@ -140,7 +145,7 @@ public class EventLog {
 
     /** Publishes to {@code hindsight.spans.v1}, keyed by trace id. */
     public Uni<List<Receipt>> spans(List<Outgoing<SpanEvent>> events) {
-        return durable(spans, events);
+        return sealed(spans, events);
     }
 
     /**
@@ -149,6 +154,12 @@ public class EventLog {
      */
     public Uni<List<Receipt>> dataKeys(List<Outgoing<DataKeyEvent>> events) {
         return Publisher.sendAll(dataKeys.producer(), dataKeys.topic(), events).ifNoItem().after(ackTimeout).fail();
+    }
+
+    /** As {@link #durable}, with the events sealed first: every topic that carries what producers wrote. */
+    private <T extends SpecificRecordBase> Uni<List<Receipt>> sealed(Sink<T> sink, List<Outgoing<T>> events) {
+        return guarded(events.size(), () -> sealer.seal(sink.topic(), events)
+                .chain(sealed -> Publisher.sendAll(sink.producer(), sink.topic(), sealed)));
     }
 
     private <T> Uni<List<Receipt>> durable(Sink<T> sink, List<Outgoing<T>> events) {

@@ -40,4 +40,18 @@ public interface IngestConfig {
      */
     @WithDefault("5s")
     Duration conflictCheckPause();
+
+    /**
+     * Whether what producers wrote is sealed under data keys before it reaches Kafka (ADR 0027). Off only to measure
+     * what sealing costs: consumers open sealed events whatever this says.
+     */
+    @WithDefault("true")
+    boolean seal();
+
+    /**
+     * How many sessions' and traces' data keys one replica keeps at hand. A session whose key was dropped gets a new
+     * one with its next request (a session may have several); each costs a write to the key topic.
+     */
+    @WithDefault("20000")
+    int dataKeyCacheSize();
 }

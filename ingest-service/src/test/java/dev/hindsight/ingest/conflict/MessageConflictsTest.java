@@ -154,6 +154,16 @@ class MessageConflictsTest {
             public Duration conflictCheckPause() {
                 return pause;
             }
+
+            @Override
+            public boolean seal() {
+                return true;
+            }
+
+            @Override
+            public int dataKeyCacheSize() {
+                return 100;
+            }
         };
     }
 

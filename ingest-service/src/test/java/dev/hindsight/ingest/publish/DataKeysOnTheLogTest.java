@@ -79,9 +79,9 @@ class DataKeysOnTheLogTest {
 
     @Test
     void aSessionKeyUnderASubjectsKeyOpensUntilTheSubjectsKeyIsDestroyed() throws Exception {
-        DataKeys.DataKey subject = issuer.issue(TENANT, DataKeys.Scope.SUBJECT, null).await()
+        DataKeys.DataKey subject = issuer.issue(TENANT, DataKeys.Scope.SUBJECT, "subject-hash", null).await()
                 .atMost(Duration.ofSeconds(30));
-        DataKeys.DataKey session = issuer.issue(TENANT, DataKeys.Scope.SESSION, subject).await()
+        DataKeys.DataKey session = issuer.issue(TENANT, DataKeys.Scope.SESSION, "session-1", subject).await()
                 .atMost(Duration.ofSeconds(30));
         UUID event = UUID.randomUUID();
         byte[] sealed = Sealing.seal(session, TEXT, TENANT, "session-1", event);
