@@ -46,7 +46,24 @@ class EnvelopeSchemaTest {
         assertThat(ReasoningEvent.getClassSchema().getField("payload").schema().getTypes())
                 .extracting(Schema::getName)
                 .containsExactly("SessionStarted", "MessageRecorded", "PositionRecorded", "ActivityRecorded",
-                        "SessionCompleted");
+                        "SessionCompleted", "Sealed");
+    }
+
+    @Test
+    void everyTopicOfWhatPeopleWroteCanCarryASealedPayloadAndNamesItsRecordKey() {
+        for (HindsightTopic topic : HindsightTopic.values()) {
+            boolean sealable = topic.valueSchema().getField("payload").schema().getTypes().stream()
+                    .anyMatch(s -> s.getFullName().equals(Sealed.class.getName()));
+            assertThat(sealable).as(topic.name()).isEqualTo(topic.sealed());
+        }
+        ReasoningEvent event = new ReasoningEvent();
+        event.setSessionId("s-1");
+        assertThat(HindsightTopic.REASONING.recordKey(event)).isEqualTo("s-1");
+        dev.hindsight.events.memory.MemoryEvent purge = new dev.hindsight.events.memory.MemoryEvent();
+        purge.setProjectId("p-1");
+        assertThat(HindsightTopic.MEMORY.recordKey(purge)).isEqualTo("project:p-1");
+        purge.setMemoryId("m-1");
+        assertThat(HindsightTopic.MEMORY.recordKey(purge)).isEqualTo("m-1");
     }
 
     @Test

@@ -51,12 +51,16 @@ public final class TestCrypto {
      * The bytes sealed under {@code keyId} for this tenant, record key and event, opened; the data keys are read from
      * {@code bootstrapServers}' key topic.
      *
-     * @throws IllegalStateException when the key is not there, was destroyed, or does not open the bytes
+     * @return the bytes in clear, or null when the key was destroyed (the event is erased)
+     * @throws IllegalStateException when the key is not there or does not open the bytes
      */
     public static byte[] open(String bootstrapServers, String tenant, String keyId, byte[] sealed, String recordKey,
             UUID eventId) {
         DataKeyVault vault = VAULTS.computeIfAbsent(bootstrapServers, TestCrypto::vault);
         DataKeyVault.Opening opening = vault.open(TenantId.of(tenant), keyId).toCompletableFuture().join();
+        if (opening instanceof DataKeyVault.Erased) {
+            return null;
+        }
         if (!(opening instanceof DataKeyVault.Open open)) {
             throw new IllegalStateException("data key " + keyId + " does not open: " + opening);
         }

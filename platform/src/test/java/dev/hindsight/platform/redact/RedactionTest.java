@@ -67,7 +67,9 @@ class RedactionTest {
             "SpanEvent.trace_id", "SpanRecorded.span_id", "SpanRecorded.parent_span_id", "SpanRecorded.name",
             "SpanRecorded.kind", "SpanRecorded.status_code", "SpanEventRecorded.name", "SpanRecorded.scope_name",
             "SpanRecorded.truncated", "LogRecorded.span_id", "LogRecorded.event_name", "LogRecorded.severity_text",
-            "LogRecorded.scope_name", "LogRecorded.truncated");
+            "LogRecorded.scope_name", "LogRecorded.truncated",
+            // Sealed events (ADR 0027): the key's id; the subject is an opaque id, personal and sealed, never rewritten.
+            "Sealed.key_id", "SessionStarted.subject");
 
     private final Redaction redaction = new Redaction(new SecretScrubber());
 
