@@ -120,7 +120,7 @@ class JsonlImportResource {
             }
         }
         var start = new StartSessionRequest(null, null, StartSessionRequest.Kind.TRADING,
-                firstTimestamp(messages), new StartSessionRequest.Trading(jobId, day, model), null, null, null);
+                firstTimestamp(messages), new StartSessionRequest.Trading(jobId, day, model), null, null, null, null);
         Outgoing<ReasoningEvent> started = sessions.sessionStarted(start, caller);
         List<Outgoing<ReasoningEvent>> all = new ArrayList<>();
         all.add(started);

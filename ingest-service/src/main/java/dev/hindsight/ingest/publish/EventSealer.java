@@ -2,6 +2,7 @@ package dev.hindsight.ingest.publish;
 
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.HindsightTopic;
+import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.platform.crypto.DataKeys;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.kafka.SealedEnvelopes;
@@ -73,7 +74,9 @@ public class EventSealer {
                     kind == HindsightTopic.SPANS ? DataKeys.Scope.TRACE : DataKeys.Scope.SESSION,
                     kind.recordKey(event.value()));
             owners.add(owner);
-            needed.computeIfAbsent(owner, this::key);
+            String subject = event.value().get("payload") instanceof SessionStarted started ? started.getSubject()
+                    : null;
+            needed.computeIfAbsent(owner, o -> key(o, subject));
         }
         List<Owner> distinct = new ArrayList<>(needed.keySet());
         Context caller = Vertx.currentContext();
@@ -97,14 +100,23 @@ public class EventSealer {
                 : sealing.emitOn(command -> caller.runOnContext(ignored -> command.run()));
     }
 
-    /** The owner's key at hand, or one being issued (shared by everyone asking meanwhile). */
-    private Uni<DataKeys.DataKey> key(Owner owner) {
+    /**
+     * The owner's key at hand, or one being issued (shared by everyone asking meanwhile): under the key of
+     * {@code subject} when the session names the person it is about and its key is not issued yet, so that destroying
+     * the person's key erases the session. A subject's key is cached by the subject, in memory only: on the key topic
+     * it names no owner, since the subject is personal; erasing a person finds it as the parent of their sessions'.
+     */
+    private Uni<DataKeys.DataKey> key(Owner owner, String subject) {
         synchronized (keys) {
             Uni<DataKeys.DataKey> known = keys.get(owner);
             if (known != null) {
                 return known;
             }
-            Uni<DataKeys.DataKey> issued = issuer.issue(owner.tenant(), owner.scope(), owner.id(), null)
+            Uni<DataKeys.DataKey> parent = subject == null ? Uni.createFrom().nullItem()
+                    : key(new Owner(owner.tenant(), DataKeys.Scope.SUBJECT, subject), null);
+            String published = owner.scope() == DataKeys.Scope.SUBJECT ? null : owner.id();
+            Uni<DataKeys.DataKey> issued = parent
+                    .chain(above -> issuer.issue(owner.tenant(), owner.scope(), published, above))
                     .onFailure().invoke(failure -> forget(owner))
                     .memoize().indefinitely();
             keys.put(owner, issued);

@@ -88,6 +88,7 @@ public final class SessionEventMapper {
                         .setRepoUrl(request.debug().repoUrl())
                         .setRepoCommitHash(request.debug().repoCommitHash())
                         .build())
+                .setSubject(request.subject())
                 .setLabels(request.labels() == null ? Map.of() : request.labels())
                 .build();
         return event(sessionId, header(eventId, caller, startedAt), redactor.apply(caller.tenant(), started));

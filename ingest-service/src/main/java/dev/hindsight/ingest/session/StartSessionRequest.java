@@ -26,6 +26,9 @@ public record StartSessionRequest(
         @Valid Trading trading,
         @Valid Chat chat,
         @Valid Debug debug,
+        @Size(min = 1, max = 256) @Schema(description = "The person the session is about, as an opaque id (never an "
+                + "e-mail address or a name): its events are sealed under a key of that person, and erasing the "
+                + "person finds the session by it.") String subject,
         @Size(max = 32) Map<@Size(max = 64) String, @NotNull @Size(max = 512) String> labels) implements JsonBody {
 
     /** What kind of agent work the session is. */

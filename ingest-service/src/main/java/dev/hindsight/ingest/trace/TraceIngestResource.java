@@ -175,6 +175,7 @@ class TraceIngestResource {
                         .setRepoUrl(text(trace, "repo_url"))
                         .setRepoCommitHash(text(trace, "repo_commit_hash"))
                         .build())
+                .setSubject(text(trace, "subject"))
                 .build();
         all.add(event(traceId, "trace-started", startedAt, redactor.apply(caller.tenant(), started), caller));
         all.addAll(activityEvents);

@@ -3,6 +3,10 @@ package dev.hindsight.ingest.publish;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hindsight.events.HindsightTopic;
+import dev.hindsight.events.datakeys.DataKeyCreated;
+import dev.hindsight.events.datakeys.DataKeyEvent;
+import dev.hindsight.events.datakeys.DataKeyScope;
 import dev.hindsight.events.datakeys.ErasureReason;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.platform.crypto.DataKeyFeed;
@@ -107,6 +111,42 @@ class SealedOnTheLogTest {
         Decoded erased = await(() -> consumer.deserialize(TOPIC, raw.value()), Decoded::erased);
         assertThat(erased.erased()).isTrue();
         assertThat(erased.failure()).isNull();
+    }
+
+    @Test
+    void aSessionAboutAPersonIsErasedWithThePersonsKey() {
+        String subject = "subject-" + UUID.randomUUID();
+        String eventId = given().contentType(ContentType.JSON).header("Authorization", TestTenants.TENANT_A.bearer())
+                .body(Map.of("kind", "chat", "subject", subject, "chat", Map.of("title", "about a person")))
+                .when().post("/v1/sessions").then().statusCode(202).extract().path("receipts[0].event_id");
+        ConsumerRecord<String, byte[]> raw = raw(eventId);
+        Decoded opened = consumer.deserialize(TOPIC, raw.value());
+        assertThat(((SessionStarted) ((SpecificRecordBase) opened.envelope()).get("payload")).getSubject())
+                .isEqualTo(subject);
+
+        // The session's key is wrapped under the person's; the person's names no owner, and the subject is nowhere
+        // on the key topic.
+        String sessionKey = ((dev.hindsight.events.Sealed) sealedEnvelope(opened, raw).get("payload")).getKeyId();
+        List<DataKeyEvent> keys = TestTopics.readAll(TestKafka.bootstrapServers(),
+                HindsightTopic.DATA_KEYS.defaultName(), DataKeyEvent.class);
+        DataKeyCreated session = created(keys, sessionKey);
+        assertThat(session.getOwner()).isEqualTo(((SpecificRecordBase) opened.envelope()).get("session_id"));
+        assertThat(session.getParentKeyId()).isNotNull();
+        DataKeyCreated person = created(keys, session.getParentKeyId());
+        assertThat(person.getScope()).isEqualTo(DataKeyScope.SUBJECT);
+        assertThat(person.getOwner()).isNull();
+        assertThat(TestTopics.readRaw(TestKafka.bootstrapServers(), HindsightTopic.DATA_KEYS.defaultName(),
+                record -> contains(record.value(), subject), 1, Duration.ofSeconds(2))).isEmpty();
+
+        issuer.destroy(TenantId.of("tenant-a"), session.getParentKeyId(), ErasureReason.SUBJECT_ERASED).await()
+                .atMost(Duration.ofSeconds(10));
+        assertThat(await(() -> consumer.deserialize(TOPIC, raw.value()), Decoded::erased).erased()).isTrue();
+    }
+
+    private static DataKeyCreated created(List<DataKeyEvent> keys, String keyId) {
+        return keys.stream().filter(k -> k.getKeyId().equals(keyId) && k.getPayload() instanceof DataKeyCreated)
+                .map(k -> (DataKeyCreated) k.getPayload()).findFirst()
+                .orElseThrow(() -> new AssertionError("no key " + keyId + " on the key topic"));
     }
 
     @Test

@@ -49,11 +49,11 @@ class SessionEventMapperTest {
     void producerEventIdAndIdempotencyKeyWinOverDerivedIds() {
         UUID chosen = UUID.randomUUID();
         StartSessionRequest withId = new StartSessionRequest("s-1", chosen, StartSessionRequest.Kind.CHAT, null, null,
-                null, null, null);
+                null, null, null, null);
         assertThat(mapper.sessionStarted(withId, caller).eventId()).isEqualTo(chosen.toString());
 
         StartSessionRequest withoutId = new StartSessionRequest("s-1", null, StartSessionRequest.Kind.CHAT, null, null,
-                null, null, null);
+                null, null, null, null);
         var keyed = new Sender(TenantId.of("acme"), "ci", null, "retry-7");
         var otherTenant = new Sender(TenantId.of("globex"), "ci", null, "retry-7");
         assertThat(mapper.sessionStarted(withoutId, keyed).eventId())
@@ -105,7 +105,7 @@ class SessionEventMapperTest {
 
     private static StartSessionRequest trading(String job, String model) {
         return new StartSessionRequest(null, null, StartSessionRequest.Kind.TRADING, null,
-                new StartSessionRequest.Trading(job, LocalDate.of(2025, 10, 2), model), null, null, null);
+                new StartSessionRequest.Trading(job, LocalDate.of(2025, 10, 2), model), null, null, null, null);
     }
 
     private static Message message(int index, Role role, String content, List<ThinkingStep> steps) {

@@ -210,6 +210,8 @@ class ReasoningProjection extends ReadModelProjection<ReasoningEvent> {
         if (trading != null) {
             model = trading.getModel();
         }
+        // The person the session is about (ADR 0027): personal, kept for the console and for erasing that person.
+        attributes.put("subject", started.getSubject());
         // Arrays.asList, not List.of: absent attributes are SQL NULLs.
         return Tuple.from(Arrays.asList(tenant.value(), sessionId, started.getKind().name().toLowerCase(Locale.ROOT),
                 Json.utc(started.getStartedAt()), trading == null ? null : trading.getJobId(),
