@@ -3,7 +3,6 @@ package dev.hindsight.platform.kafka;
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.HindsightTopic;
 import dev.hindsight.events.Sealed;
-import dev.hindsight.platform.crypto.DataKeyFeed;
 import dev.hindsight.platform.crypto.DataKeyVault;
 import dev.hindsight.platform.crypto.Sealing;
 import dev.hindsight.platform.tenant.TenantId;

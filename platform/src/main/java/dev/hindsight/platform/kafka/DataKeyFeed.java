@@ -1,10 +1,11 @@
-package dev.hindsight.platform.crypto;
+package dev.hindsight.platform.kafka;
 
 import dev.hindsight.events.HindsightTopic;
 import dev.hindsight.events.datakeys.DataKeyDestroyed;
 import dev.hindsight.events.datakeys.DataKeyEvent;
-import dev.hindsight.platform.kafka.OwnedTopics;
-import dev.hindsight.platform.kafka.TopicFollower;
+import dev.hindsight.platform.crypto.DataKeyRing;
+import dev.hindsight.platform.crypto.DataKeyVault;
+import dev.hindsight.platform.crypto.Kms;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
