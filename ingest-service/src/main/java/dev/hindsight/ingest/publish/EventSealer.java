@@ -1,8 +1,11 @@
 package dev.hindsight.ingest.publish;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.HindsightTopic;
 import dev.hindsight.events.reasoning.SessionStarted;
+import dev.hindsight.events.spans.SpanRecorded;
 import dev.hindsight.platform.crypto.DataKeys;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.kafka.SealedEnvelopes;
@@ -33,6 +36,8 @@ import org.eclipse.microprofile.config.Config;
  */
 @ApplicationScoped
 public class EventSealer {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final DataKeyIssuer issuer;
     private final SealedEnvelopes envelopes;
@@ -74,8 +79,7 @@ public class EventSealer {
                     kind == HindsightTopic.SPANS ? DataKeys.Scope.TRACE : DataKeys.Scope.SESSION,
                     kind.recordKey(event.value()));
             owners.add(owner);
-            String subject = event.value().get("payload") instanceof SessionStarted started ? started.getSubject()
-                    : null;
+            String subject = subject(event.value().get("payload"));
             needed.computeIfAbsent(owner, o -> key(o, subject));
         }
         List<Owner> distinct = new ArrayList<>(needed.keySet());
@@ -98,6 +102,40 @@ public class EventSealer {
         });
         return caller == null ? sealing
                 : sealing.emitOn(command -> caller.runOnContext(ignored -> command.run()));
+    }
+
+    /**
+     * The person an event names as what its session or trace is about: a session start's subject; a span's
+     * {@code user.id}, else {@code enduser.id}, on the span or its resource (the attributes are parsed only when they
+     * mention one).
+     */
+    static String subject(Object payload) {
+        if (payload instanceof SessionStarted started) {
+            return started.getSubject();
+        }
+        if (payload instanceof SpanRecorded span) {
+            for (String key : new String[] {"user.id", "enduser.id"}) {
+                for (String attributes : new String[] {span.getAttributes(), span.getResourceAttributes()}) {
+                    String id = attribute(attributes, key);
+                    if (id != null && !id.isEmpty()) {
+                        return id;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String attribute(String attributes, String key) {
+        if (attributes == null || !attributes.contains("\"" + key + "\"")) {
+            return null;
+        }
+        try {
+            JsonNode value = JSON.readTree(attributes).get(key);
+            return value != null && value.isValueNode() ? value.asText() : null;
+        } catch (java.io.IOException e) {
+            return null;
+        }
     }
 
     /**

@@ -88,9 +88,12 @@ final class SpanAssembly {
             long endNanos, List<Message> messages) {
     }
 
-    /** {@code agents} is empty unless a sub-agent ran: then it is the tree, parents before their children. */
+    /**
+     * {@code agents} is empty unless a sub-agent ran: then it is the tree, parents before their children;
+     * {@code subject} the person the session is about, when a span names one.
+     */
     public record Session(String sessionId, String model, String agent, String provider, Map<String, String> labels,
-            long startedNanos, long lastNanos, List<Message> messages, List<Agent> agents) {
+            long startedNanos, long lastNanos, List<Message> messages, List<Agent> agents, String subject) {
     }
 
     private SpanAssembly() {
@@ -170,7 +173,27 @@ final class SpanAssembly {
         long started = ordered.stream().mapToLong(SpanFact::startNanos).min().orElse(0);
         long last = ordered.stream().mapToLong(SpanFact::endNanos).max().orElse(0);
         return new Session(sessionId, lastCall == null ? null : model(lastCall), agent, provider, labels(ordered),
-                started, last, messages, tree);
+                started, last, messages, tree, subject(ordered));
+    }
+
+    /**
+     * The person the session is about (ADR 0027): {@code user.id} (OpenTelemetry's and OpenInference's), else
+     * {@code enduser.id} (the older convention), from the first span in order that has one, on the span or on its
+     * resource.
+     */
+    static String subject(List<SpanFact> ordered) {
+        for (String key : List.of("user.id", "enduser.id")) {
+            for (SpanFact span : ordered) {
+                String id = span.text(key);
+                if (id == null && span.resource().get(key) != null && span.resource().get(key).isValueNode()) {
+                    id = span.resource().get(key).asText();
+                }
+                if (id != null && !id.isEmpty()) {
+                    return id;
+                }
+            }
+        }
+        return null;
     }
 
     private static String agentName(SpanFact agent) {

@@ -214,7 +214,8 @@ class SpanProjection extends ReadModelProjection<SpanEvent> {
                 at(agent.endNanos()), messages(agent.messages(), agent.startNanos()))).toList();
         return new AssembledSessions.Session(new AssembledSessions.Key(key.tenant(), key.id()),
                 at(session.startedNanos()), session.model(), session.agent(), session.provider(), session.labels(),
-                Json.utc(lastRecorded), messages(session.messages(), session.startedNanos()), agents);
+                Json.utc(lastRecorded), messages(session.messages(), session.startedNanos()), agents,
+                session.subject());
     }
 
     private static List<AssembledSessions.Message> messages(List<SpanAssembly.Message> messages, long started) {

@@ -75,10 +75,11 @@ public final class AssembledSessions {
 
     /**
      * A session as assembled: its row and all its messages; {@code agents} the tree of agents when sub-agents ran
-     * (else empty), parents before their children.
+     * (else empty), parents before their children; {@code subject} the person it is about, when a span named one.
      */
     public record Session(Key key, OffsetDateTime startedAt, String model, String agent, String provider,
-            Map<String, String> labels, OffsetDateTime lastEventAt, List<Message> messages, List<Agent> agents) {
+            Map<String, String> labels, OffsetDateTime lastEventAt, List<Message> messages, List<Agent> agents,
+            String subject) {
     }
 
     /**
@@ -226,7 +227,8 @@ public final class AssembledSessions {
             started.add(session.startedAt());
             models.add(session.model());
             attributes.add(Json.withoutNulls(new JsonObject().put("source", SOURCE).put("agent", session.agent())
-                    .put("model", session.model()).put("provider", session.provider())).encode());
+                    .put("model", session.model()).put("provider", session.provider())
+                    .put("subject", session.subject())).encode());
             labels.add(new JsonObject(new HashMap<>(session.labels())).encode());
             totals.add(session.messages().size());
             lastEvents.add(session.lastEventAt());

@@ -116,6 +116,21 @@ class SpanAssemblyTest {
     }
 
     @Test
+    void thePersonASessionIsAboutIsTheFirstUserIdOnASpanOrItsResource() {
+        SpanFact first = new SpanFact(TRACE, "0000000000000001", null, "agent", "GEN_AI", 10 * MS, 20 * MS, "UNSET",
+                null, object(Map.of("enduser.id", "legacy-7")), List.of(), object(Map.of()));
+        SpanFact second = new SpanFact(TRACE, "0000000000000002", null, "chat", "GEN_AI", 11 * MS, 19 * MS, "UNSET",
+                null, object(Map.of()), List.of(), object(Map.of("user.id", "u-42")));
+        SpanFact none = new SpanFact(TRACE, "0000000000000003", null, "chat", "GEN_AI", 12 * MS, 18 * MS, "UNSET",
+                null, object(Map.of("user.id", "")), List.of(), object(Map.of()));
+
+        // user.id wins over the older enduser.id whichever span holds it; an empty id names nobody.
+        assertThat(SpanAssembly.assemble("s", List.of(first, second, none)).subject()).isEqualTo("u-42");
+        assertThat(SpanAssembly.assemble("s", List.of(first, none)).subject()).isEqualTo("legacy-7");
+        assertThat(SpanAssembly.assemble("s", List.of(none)).subject()).isNull();
+    }
+
+    @Test
     void theOlderEventBasedGenAiMessagesAreReadToo() {
         SpanFact chat = new SpanFact(TRACE, "0000000000000002", null, "chat", "GEN_AI", 10 * MS, 20 * MS, "UNSET",
                 null, object(Map.of("gen_ai.system", "openai", "gen_ai.request.model", "gpt-4o")), List.of(
