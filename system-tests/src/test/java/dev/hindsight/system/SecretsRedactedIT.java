@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hindsight.system.RunningSystem.Service;
 import dev.hindsight.testing.McpClient;
+import dev.hindsight.testing.TestCrypto;
 import dev.hindsight.testing.TestKafka;
 import dev.hindsight.testing.TestTenants;
 import io.vertx.core.json.JsonArray;
@@ -255,7 +256,8 @@ class SecretsRedactedIT {
 
     /**
      * Every record of every Hindsight topic on the broker, dead-letter topics included, from its beginning: values,
-     * keys and headers as text (the consumer decompresses; Avro writes strings as their UTF-8 bytes).
+     * what sealed values open to, keys and headers as text (the consumer decompresses; Avro writes strings as their
+     * UTF-8 bytes).
      */
     private static String everyRecordAsText() throws Exception {
         Map<String, Object> config = new HashMap<>();
@@ -285,6 +287,8 @@ class SecretsRedactedIT {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                     append(text, record.key());
                     append(text, record.value());
+                    // What a sealed event opens to (ADR 0027): sealing must not be what hides a secret.
+                    append(text, TestCrypto.opened(TestKafka.bootstrapServers(), record.topic(), record.value()));
                     for (Header header : record.headers()) {
                         text.append(header.key()).append('=');
                         append(text, header.value());

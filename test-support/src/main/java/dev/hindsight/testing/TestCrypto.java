@@ -1,17 +1,23 @@
 package dev.hindsight.testing;
 
+import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.HindsightTopic;
+import dev.hindsight.events.Sealed;
 import dev.hindsight.events.datakeys.DataKeyEvent;
 import dev.hindsight.platform.crypto.DataKeyRing;
 import dev.hindsight.platform.crypto.DataKeyVault;
 import dev.hindsight.platform.crypto.LocalKms;
 import dev.hindsight.platform.crypto.Sealing;
+import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.kafka.DecodingDeserializer;
 import dev.hindsight.platform.tenant.TenantId;
+import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.specific.SpecificRecordBase;
 
 /**
  * The tests' master key (ADR 0027), and opening what the services sealed with it, as a consumer would: the data key
@@ -24,6 +30,9 @@ public final class TestCrypto {
 
     /** One vault per broker: its ring is read again only when a key is not in it yet. */
     private static final Map<String, DataKeyVault> VAULTS = new ConcurrentHashMap<>();
+    /** Reads envelopes without opening them (no keys): what a sealed one names, to open it here. */
+    private static final DecodingDeserializer BLIND = new DecodingDeserializer(() -> null);
+    private static boolean blindConfigured;
 
     private TestCrypto() {
     }
@@ -40,6 +49,36 @@ public final class TestCrypto {
     /** The environment a packaged service is started with: its master key, as a deployment gives it. */
     public static Map<String, String> environment() {
         return Map.of("HINDSIGHT_CRYPTO_MASTER_KEYS_1", MASTER_KEY, "HINDSIGHT_CRYPTO_MASTER_KEY_VERSION", "1");
+    }
+
+    /**
+     * The bytes a sealed Hindsight event opens to, as stored on {@code topic} (its own, or a dead-letter topic); null
+     * when {@code value} is not a sealed event, cannot be read, or its key was destroyed. For scans of every topic that
+     * must see what the services sealed as well as what lies in clear.
+     */
+    public static byte[] opened(String bootstrapServers, String topic, byte[] value) {
+        if (value == null) {
+            return null;
+        }
+        Decoded decoded;
+        synchronized (BLIND) {
+            if (!blindConfigured) {
+                BLIND.configure(Map.of("apicurio.registry.url", TestRegistry.url()), false);
+                blindConfigured = true;
+            }
+            decoded = BLIND.deserialize(topic, value);
+        }
+        if (!decoded.unopened() || !(decoded.envelope() instanceof SpecificRecordBase envelope)
+                || !(envelope.get("payload") instanceof Sealed sealed)) {
+            return null;
+        }
+        EventHeader header = (EventHeader) envelope.get("header");
+        ByteBuffer ciphertext = sealed.getCiphertext().duplicate();
+        byte[] bytes = new byte[ciphertext.remaining()];
+        ciphertext.get(bytes);
+        HindsightTopic kind = HindsightTopic.byEnvelope(envelope.getSchema().getFullName()).orElseThrow();
+        return open(bootstrapServers, header.getTenantId(), sealed.getKeyId(), bytes, kind.recordKey(envelope),
+                header.getEventId());
     }
 
     /** The KMS the services under test use. */
