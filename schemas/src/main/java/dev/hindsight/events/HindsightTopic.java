@@ -14,8 +14,9 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecordBase;
 
 /**
- * Every topic declared once: its default name, its single writer, what its key is, and the envelope schema of its
- * values. The writer registers these schemas and provisions these topics. Every topic gets the same partition count
+ * Every topic declared once: its default name, its owner, what its key is, and the envelope schema of its values.
+ * The owner is the topic's single writer, except for the data keys, which every service that seals writes (ADR
+ * 0027). Every writer registers the schemas and provisions the topics it writes (both idempotent). Every topic gets the same partition count
  * (configuration), which keeps decisions, signals and evaluations co-partitioned by message id.
  */
 public enum HindsightTopic {
@@ -48,14 +49,26 @@ public enum HindsightTopic {
         return defaultName;
     }
 
-    /** The one service that writes this topic (its application name). */
+    /** The service that owns this topic (its application name): its single writer, but for the data keys. */
     public String writer() {
         return writer;
     }
 
-    /** The topics {@code service} is the single writer of. */
+    /**
+     * Every service that writes this topic: its owner; for the data keys, every service that writes a sealed topic,
+     * since each issues the keys it seals under (a key must be durable before anything sealed under it is sent, so
+     * asking another service for one would put that service on every publisher's path).
+     */
+    public java.util.List<String> writers() {
+        if (this != DATA_KEYS) {
+            return java.util.List.of(writer);
+        }
+        return java.util.Arrays.stream(values()).filter(HindsightTopic::sealed).map(t -> t.writer).distinct().toList();
+    }
+
+    /** The topics {@code service} writes. */
     public static java.util.List<HindsightTopic> writtenBy(String service) {
-        return java.util.Arrays.stream(values()).filter(t -> t.writer.equals(service)).toList();
+        return java.util.Arrays.stream(values()).filter(t -> t.writers().contains(service)).toList();
     }
 
     /** What the record key holds; it decides ordering and which events meet on one partition. */

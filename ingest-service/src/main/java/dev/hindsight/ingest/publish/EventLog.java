@@ -1,6 +1,5 @@
 package dev.hindsight.ingest.publish;
 
-import dev.hindsight.events.datakeys.DataKeyEvent;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.keys.KeyEvent;
 import dev.hindsight.events.reasoning.ReasoningEvent;
@@ -52,12 +51,11 @@ public class EventLog {
     private final Sink<SignalEvent> signals;
     private final Sink<KeyEvent> keys;
     private final Sink<SpanEvent> spans;
-    private final Sink<DataKeyEvent> dataKeys;
     private final Duration ackTimeout;
     private final Duration openFor;
     private final TenantContext tenant;
     private final TenantQuotas quotas;
-    private final EventSealer sealer;
+    private final EventSealing sealer;
     /** While now is before this (System.nanoTime), Kafka is considered away: answer 503 without trying. */
     private final AtomicLong openUntil = new AtomicLong(System.nanoTime());
 
@@ -76,20 +74,18 @@ public class EventLog {
             @Channel("signals") MutinyEmitter<SignalEvent> signalsChannel,
             @Channel("keys") MutinyEmitter<KeyEvent> keysChannel,
             @Channel("spans") MutinyEmitter<SpanEvent> spansChannel,
-            @Channel("data_keys") MutinyEmitter<DataKeyEvent> dataKeysChannel,
             KafkaClientService kafka,
             Config channels,
             IngestConfig config,
             TenantContext tenant,
             TenantQuotas quotas,
-            EventSealer sealer) {
+            EventSealing sealer) {
         this.reasoningTransactions = reasoningTransactions;
         this.reasoning = sink(kafka, channels, "reasoning");
         this.decisions = sink(kafka, channels, "decisions");
         this.signals = sink(kafka, channels, "signals");
         this.keys = sink(kafka, channels, "keys");
         this.spans = sink(kafka, channels, "spans");
-        this.dataKeys = sink(kafka, channels, "data_keys");
         this.ackTimeout = config.ackTimeout();
         this.openFor = config.openCircuitFor();
         this.tenant = tenant;
@@ -146,14 +142,6 @@ public class EventLog {
     /** Publishes to {@code hindsight.spans.v1}, keyed by trace id. */
     public Uni<List<Receipt>> spans(List<Outgoing<SpanEvent>> events) {
         return sealed(spans, events);
-    }
-
-    /**
-     * Publishes to {@code hindsight.datakeys.v1}, keyed by key id, and completes once Kafka acknowledged: a key is
-     * durable before anything is sealed under it (ADR 0027). Keys are Hindsight's own, not counted in a tenant's quota.
-     */
-    public Uni<List<Receipt>> dataKeys(List<Outgoing<DataKeyEvent>> events) {
-        return Publisher.sendAll(dataKeys.producer(), dataKeys.topic(), events).ifNoItem().after(ackTimeout).fail();
     }
 
     /** As {@link #durable}, with the events sealed first: every topic that carries what producers wrote. */

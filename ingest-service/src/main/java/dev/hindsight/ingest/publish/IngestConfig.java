@@ -47,11 +47,4 @@ public interface IngestConfig {
      */
     @WithDefault("true")
     boolean seal();
-
-    /**
-     * How many sessions' and traces' data keys one replica keeps at hand. A session whose key was dropped gets a new
-     * one with its next request (a session may have several); each costs a write to the key topic.
-     */
-    @WithDefault("20000")
-    int dataKeyCacheSize();
 }

@@ -159,11 +159,6 @@ class MessageConflictsTest {
             public boolean seal() {
                 return true;
             }
-
-            @Override
-            public int dataKeyCacheSize() {
-                return 100;
-            }
         };
     }
 

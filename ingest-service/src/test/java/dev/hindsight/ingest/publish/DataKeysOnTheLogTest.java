@@ -10,6 +10,7 @@ import dev.hindsight.platform.crypto.DataKeyVault;
 import dev.hindsight.platform.crypto.DataKeys;
 import dev.hindsight.platform.crypto.Kms;
 import dev.hindsight.platform.crypto.Sealing;
+import dev.hindsight.platform.kafka.DataKeyIssuer;
 import dev.hindsight.platform.kafka.TopicFollower;
 import dev.hindsight.platform.tenant.TenantId;
 import dev.hindsight.testing.HindsightTestResource;

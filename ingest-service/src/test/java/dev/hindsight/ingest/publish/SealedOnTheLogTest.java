@@ -9,9 +9,12 @@ import dev.hindsight.events.datakeys.DataKeyEvent;
 import dev.hindsight.events.datakeys.DataKeyScope;
 import dev.hindsight.events.datakeys.ErasureReason;
 import dev.hindsight.events.reasoning.SessionStarted;
+import dev.hindsight.platform.crypto.DataKeyRing;
+import dev.hindsight.platform.crypto.DataKeyVault;
 import dev.hindsight.platform.crypto.DataKeys;
 import dev.hindsight.platform.crypto.Kms;
 import dev.hindsight.platform.kafka.DataKeyFeed;
+import dev.hindsight.platform.kafka.DataKeyIssuer;
 import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.platform.kafka.DecodingDeserializer;
 import dev.hindsight.platform.kafka.SealedEnvelopes;
@@ -31,6 +34,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Serializer;
@@ -168,6 +172,17 @@ class SealedOnTheLogTest {
         assertThat(waiting.unopened()).isTrue();
         assertThat(waiting.failure()).hasMessageContaining("not on the key topic yet");
         assertThat(waiting.reopen().get().unopened()).as("asked again, still waiting").isTrue();
+
+        // A key store that does not answer: the first record of a batch waits its five seconds, the next ones none,
+        // so that a polled batch does not hold the polling thread for five seconds a record.
+        DataKeyVault away = new DataKeyVault(new DataKeyRing(), kms, () -> new CompletableFuture<Void>());
+        DecodingDeserializer stalled = new DecodingDeserializer(() -> away);
+        stalled.configure(Map.of("apicurio.registry.url", dev.hindsight.testing.TestRegistry.url()), false);
+        assertThat(stalled.deserialize(TOPIC, bytes).failure()).hasMessageContaining("not read within 5000 ms");
+        Decoded next = stalled.deserialize(TOPIC, bytes);
+        assertThat(next.unopened()).as("waited for, not dropped").isTrue();
+        assertThat(next.failure()).hasMessageContaining("not read within 0 ms");
+        stalled.close();
     }
 
     private static SpecificRecordBase sealedEnvelope(Decoded opened, ConsumerRecord<String, byte[]> raw) {

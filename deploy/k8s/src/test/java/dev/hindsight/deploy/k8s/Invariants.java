@@ -596,8 +596,9 @@ final class Invariants {
         }
         for (HindsightTopic topic : HindsightTopic.values()) {
             int count = writers.getOrDefault(topic.defaultName(), 0);
-            if (count != 1) {
-                fail(topic.defaultName() + " must have exactly one writer (" + topic.writer() + "); " + count + " KafkaUsers may write it");
+            if (count != topic.writers().size()) {
+                fail(topic.defaultName() + " must have exactly " + topic.writers().size() + " writer(s) " + topic.writers()
+                        + "; " + count + " KafkaUsers may write it");
             }
         }
     }
