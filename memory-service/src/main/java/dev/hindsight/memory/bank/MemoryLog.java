@@ -1,19 +1,27 @@
 package dev.hindsight.memory.bank;
 
+import dev.hindsight.events.datakeys.DataKeyEvent;
 import dev.hindsight.events.memory.MemoryEvent;
+import dev.hindsight.platform.crypto.DataKeys;
+import dev.hindsight.platform.crypto.Kms;
+import dev.hindsight.platform.kafka.DataKeyIssuer;
+import dev.hindsight.platform.kafka.EventSealer;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.kafka.Publisher;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
+import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaProducer;
 import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.jboss.logging.Logger;
@@ -22,7 +30,9 @@ import org.jboss.logging.Logger;
  * Every change to the ReasoningBank goes through here: published to hindsight.memory.v1 (acks=all, idempotent
  * producer) and, once Kafka acknowledged it, applied to the database by {@link BankProjection} so the caller reads
  * its own write. If Kafka does not acknowledge, nothing changed and the caller gets 503 with Retry-After; if the
- * database fails after the acknowledgement, the consumer applies the event anyway (the change is durable).
+ * database fails after the acknowledgement, the consumer applies the event anyway (the change is durable). Events are
+ * sealed on their way out (ADR 0027), each under a key its memory owns: memory text and vectors come from what people
+ * wrote, and destroying the memory's keys erases them from the log.
  */
 @Singleton
 public class MemoryLog {
@@ -34,12 +44,15 @@ public class MemoryLog {
     private final Pool pool;
     private final BankProjection projection;
     private final Duration ackTimeout;
+    private final EventSealer sealer;
 
-    /** The emitter is injected so SmallRye creates and wires the channel; events go through its producer. */
+    /** The emitters are injected so SmallRye creates and wires the channels; events go through their producers. */
     public MemoryLog(@Channel("memory") MutinyEmitter<MemoryEvent> channel, KafkaClientService kafka,
+            @Channel(DataKeyIssuer.CHANNEL) MutinyEmitter<DataKeyEvent> dataKeys,
             @ConfigProperty(name = "mp.messaging.outgoing.memory.topic") String topic,
             @ConfigProperty(name = "hindsight.memory-ack-timeout", defaultValue = "10s") Duration ackTimeout,
-            Pool pool, BankProjection projection) {
+            Pool pool, BankProjection projection, Kms kms, Config config,
+            @Identifier("default-kafka-broker") Map<String, Object> kafkaSettings) {
         this.producer = kafka.getProducer("memory");
         if (producer == null) {
             throw new IllegalStateException("No Kafka producer for channel memory");
@@ -48,6 +61,8 @@ public class MemoryLog {
         this.pool = pool;
         this.projection = projection;
         this.ackTimeout = ackTimeout;
+        this.sealer = new EventSealer(DataKeyIssuer.onChannel(kms, "hindsight-memory", kafka, config, ackTimeout),
+                kind -> DataKeys.Scope.MEMORY, kafkaSettings, config);
     }
 
     /** Publishes {@code events} and applies them; completes when both are done. */
@@ -73,7 +88,8 @@ public class MemoryLog {
         }
         List<Outgoing<MemoryEvent>> outgoing = events.stream()
                 .map(e -> new Outgoing<>(MemoryEvents.key(e), e, e.getHeader().getEventId().toString())).toList();
-        return Stages.timed("append", "publish", () -> Publisher.sendAll(producer, topic, outgoing))
+        return Stages.timed("append", "publish", () -> sealer.seal(topic, outgoing)
+                        .chain(sealed -> Publisher.sendAll(producer, topic, sealed)))
                 .ifNoItem().after(ackTimeout).fail()
                 .onFailure().transform(failure -> {
                     LOG.warnf("Kafka did not acknowledge %d memory event(s): %s", events.size(), failure.toString());
@@ -87,5 +103,10 @@ public class MemoryLog {
     private static boolean retryable(Throwable failure) {
         return failure instanceof io.vertx.pgclient.PgException pg
                 && ("40P01".equals(pg.getSqlState()) || "40001".equals(pg.getSqlState()));
+    }
+
+    @PreDestroy
+    void close() {
+        sealer.close();
     }
 }
