@@ -7,19 +7,21 @@ import dev.hindsight.platform.crypto.DataKeyRing;
 import dev.hindsight.platform.crypto.DataKeyVault;
 import dev.hindsight.platform.crypto.Kms;
 import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.microprofile.config.Config;
 
 /**
  * Reads all of {@code hindsight.datakeys.v1} into a {@link DataKeyRing} on every replica of every service
  * ({@link TopicFollower}), and opens keys from it through a {@link DataKeyVault}: how a consumer opens what any
- * replica of ingest sealed (ADR 0027). A key it meets before reading it makes it read the topic to its end first. The
- * KMS is asked for a tenant's key-encryption key only when a key under it is first opened.
+ * replica of any service sealed (ADR 0027). A key it meets before reading it makes it read the topic to its end first.
+ * It starts reading when first asked for a key, so a service that only seals (ingest) never holds the ring, whose
+ * size grows with every key issued. The KMS is asked for a tenant's key-encryption key only when a key under it is
+ * first opened.
  */
 @ApplicationScoped
 public class DataKeyFeed {
@@ -27,6 +29,7 @@ public class DataKeyFeed {
     private final DataKeyRing ring = new DataKeyRing();
     private final TopicFollower follower;
     private final DataKeyVault vault;
+    private final AtomicBoolean started = new AtomicBoolean();
 
     public DataKeyFeed(@Identifier("default-kafka-broker") Map<String, Object> kafka, Config config, Instance<Kms> kms) {
         this.vault = new DataKeyVault(ring, new LazyKms(kms), () -> follower().readTo());
@@ -45,21 +48,27 @@ public class DataKeyFeed {
         return follower;
     }
 
-    void onStart(@Observes StartupEvent event) {
-        follower.start();
+    private void started() {
+        if (!started.get() && started.compareAndSet(false, true)) {
+            follower.start();
+        }
     }
 
     void onStop(@Observes ShutdownEvent event) {
-        follower.stop();
+        if (started.get()) {
+            follower.stop();
+        }
     }
 
     /** Opens the keys read so far, reading on when it meets one it has not read. */
     public DataKeyVault vault() {
+        started();
         return vault;
     }
 
     /** The keys read so far: what erasure looks keys up in. */
     public DataKeyRing ring() {
+        started();
         return ring;
     }
 
