@@ -35,6 +35,13 @@ public class DecodingDeserializer implements Deserializer<Decoded> {
 
     private static final long OPEN_WAIT_MS = 5_000;
 
+    /**
+     * Until then (System.nanoTime), a key that is not at hand is not waited for: one wait ran out lately, so the key
+     * store is slow or away, and every record of a polled batch waiting its own five seconds would hold the polling
+     * thread for minutes. Those records come back unopened and are opened again, with back-off, off this thread.
+     */
+    private volatile long hurriedUntil = System.nanoTime();
+
     private final EnvelopeDeserializer<Object> envelopes = new EnvelopeDeserializer<>();
     private final Supplier<DataKeyVault> vaults;
 
@@ -82,16 +89,19 @@ public class DecodingDeserializer implements Deserializer<Decoded> {
         EventHeader header = (EventHeader) envelope.get("header");
         TenantId tenant = TenantId.of(header.getTenantId());
         DataKeyVault.Opening opening;
+        long wait = System.nanoTime() - hurriedUntil < 0 ? 0 : OPEN_WAIT_MS;
         try {
             DataKeyVault vault = vaults.get();
             if (vault == null) {
                 return Decoded.unopened(data, envelope, new IllegalStateException("no data keys are read here"), reopen);
             }
-            opening = vault.open(tenant, sealed.getKeyId()).toCompletableFuture()
-                    .get(OPEN_WAIT_MS, TimeUnit.MILLISECONDS);
+            opening = vault.open(tenant, sealed.getKeyId()).toCompletableFuture().get(wait, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
+            if (wait > 0) {
+                hurriedUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OPEN_WAIT_MS);
+            }
             return Decoded.unopened(data, envelope, new IllegalStateException("data key " + sealed.getKeyId()
-                    + " not read within " + OPEN_WAIT_MS + " ms"), reopen);
+                    + " not read within " + wait + " ms"), reopen);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Decoded.unopened(data, envelope, new IllegalStateException("interrupted"), reopen);
