@@ -6,11 +6,14 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hindsight.events.memory.MemoryEvent;
+import dev.hindsight.events.memory.MemoryRecorded;
 import dev.hindsight.system.RunningSystem.Service;
 import dev.hindsight.testing.McpClient;
 import dev.hindsight.testing.TestCrypto;
 import dev.hindsight.testing.TestKafka;
 import dev.hindsight.testing.TestTenants;
+import dev.hindsight.testing.TestTopics;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
@@ -18,6 +21,8 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -41,11 +46,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * No secret reaches the log (docs/guarantees.md): secrets of five kinds planted in every kind of event a producer can
- * send, and in a memory recorded over MCP, are on no topic afterwards, in values, keys or headers, dead-letter topics
- * included; a marker planted beside each one is, so the reader is proven to see the text. The API and the console
- * show the redaction markers; an identical re-send of a message holding a secret is the same event; a tenant whose
- * policy is keep reads its secrets back as sent.
+ * No secret reaches the log, and what people wrote reaches it only sealed (docs/guarantees.md, ADR 0027): secrets of
+ * five kinds planted in every kind of event a producer can send, and in a memory recorded over MCP, are on no topic
+ * afterwards, in values, keys or headers, dead-letter topics included, neither in the bytes nor in what sealed events
+ * open to. A marker planted beside each one is in what the events open to, so the reader is proven to see the text,
+ * and in none of the bytes on the broker, nor is the memory's vector, while the ids stay clear. Summaries, verdicts
+ * and the memory are on their topics (so what is derived is scanned too). The API and the console show the redaction
+ * markers; an identical re-send of a message holding a secret is the same event; a tenant whose policy is keep reads
+ * its secrets back as sent.
  */
 class SecretsRedactedIT {
 
@@ -94,6 +102,20 @@ class SecretsRedactedIT {
         Wire.Answer first = wire.post(ingest + "/v1/sessions/" + chat + "/messages",
                 object().set("messages", array(userMessage, assistantMessage)), false);
         assertThat(first.status()).as(first.text()).isEqualTo(202);
+
+        // A position, activities, and the session's end, each with its own text.
+        assertThat(wire.post(ingest + "/v1/sessions/" + chat + "/positions", object().set("positions", array(
+                object().put("action_id", 0).put("action_type", "buy")
+                        .put("symbol", marker(markers, "pos", run)).put("amount", 3))), false).status())
+                .isEqualTo(202);
+        assertThat(wire.post(ingest + "/v1/sessions/" + chat + "/activities", object().set("events", array(
+                object().put("event_id", "activity-" + run).put("timestamp", "2026-11-29T10:00:30Z")
+                        .put("event_type", "thought_log").set("payload", object().put("thought_text",
+                                planted(markers, "activity-thought", run, secrets))))), false).status())
+                .isEqualTo(202);
+        assertThat(wire.post(ingest + "/v1/sessions/" + chat + "/complete", object().put("outcome", "success")
+                .put("summary_hint", planted(markers, "summary-hint", run, secrets)), false).status())
+                .isEqualTo(202);
 
         // A debugging trace: a thought and a command's error output.
         String trace = UUID.randomUUID().toString();
@@ -188,12 +210,25 @@ class SecretsRedactedIT {
         assertThat(again.status()).as(again.text()).isEqualTo(202);
         assertThat(eventIds(again.body())).isEqualTo(eventIds(first.body()));
 
-        // Every topic, read as bytes: none of the secrets anywhere, every marker somewhere.
-        String everything = await("every marker on the topics").atMost(WAIT).pollInterval(Duration.ofSeconds(2))
-                .until(SecretsRedactedIT::everyRecordAsText, text -> markers.stream().allMatch(text::contains));
+        // Every topic, read as bytes: none of the secrets anywhere, every marker in what sealed events open to, and
+        // once summaries, a verdict and the memory were published too.
+        Scan scan = await("every marker and every derived event on the topics").atMost(WAIT)
+                .pollInterval(Duration.ofSeconds(2)).until(SecretsRedactedIT::everyRecord, found ->
+                        markers.stream().allMatch(found.opened()::contains)
+                                && found.keysOn("hindsight.insights.v1").containsAll(List.of(chat, trace))
+                                && found.keysOn("hindsight.memory.v1").contains(memoryId(recorded)));
         for (String secret : secrets.all()) {
-            assertThat(everything).as("a planted secret on a topic").doesNotContain(secret);
+            assertThat(scan.raw()).as("a planted secret on a topic").doesNotContain(secret);
+            assertThat(scan.opened()).as("a planted secret in a sealed event").doesNotContain(secret);
         }
+        for (String marker : markers) {
+            assertThat(scan.raw()).as("what people wrote, in clear on a topic").doesNotContain(marker);
+        }
+        assertThat(scan.raw()).as("record keys stay clear: the reader sees text").contains(chat).contains(trace)
+                .contains(messageId).contains(memoryId(recorded));
+        String vector = vectorBytes(memoryId(recorded));
+        assertThat(scan.opened()).as("the memory's vector, in the event it opens to").contains(vector);
+        assertThat(scan.raw()).as("the memory's vector, in clear on a topic").doesNotContain(vector);
         assertThat(DeadLetters.count().entrySet().stream()
                 .filter(e -> e.getValue() > deadLettersBefore.getOrDefault(e.getKey().toString(), 0L))
                 .map(e -> e.getKey().toString()).toList()).as("dead-lettered by this test").isEmpty();
@@ -255,11 +290,22 @@ class SecretsRedactedIT {
     }
 
     /**
-     * Every record of every Hindsight topic on the broker, dead-letter topics included, from its beginning: values,
-     * what sealed values open to, keys and headers as text (the consumer decompresses; Avro writes strings as their
-     * UTF-8 bytes).
+     * What every record on the broker holds: its key, value and headers as they are ({@code raw}), and what its sealed
+     * value opens to ({@code opened}), each byte one character (ISO-8859-1), so that text and a vector's bytes are
+     * found alike; and the keys each topic holds.
      */
-    private static String everyRecordAsText() throws Exception {
+    private record Scan(String raw, String opened, Map<String, List<String>> keys) {
+
+        List<String> keysOn(String topic) {
+            return keys.getOrDefault(topic, List.of());
+        }
+    }
+
+    /**
+     * Every record of every Hindsight topic on the broker, dead-letter topics included, from its beginning (the
+     * consumer decompresses; Avro writes strings as their UTF-8 bytes, floats as their four little-endian bytes).
+     */
+    private static Scan everyRecord() throws Exception {
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -274,6 +320,8 @@ class SecretsRedactedIT {
                     topic.partitions().forEach(p -> partitions.add(new TopicPartition(topic.name(), p.partition()))));
         }
         StringBuilder text = new StringBuilder();
+        StringBuilder opened = new StringBuilder();
+        Map<String, List<String>> keys = new HashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             consumer.assign(partitions);
@@ -287,22 +335,43 @@ class SecretsRedactedIT {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                     append(text, record.key());
                     append(text, record.value());
-                    // What a sealed event opens to (ADR 0027): sealing must not be what hides a secret.
-                    append(text, TestCrypto.opened(TestKafka.bootstrapServers(), record.topic(), record.value()));
                     for (Header header : record.headers()) {
                         text.append(header.key()).append('=');
                         append(text, header.value());
                     }
+                    // What a sealed event opens to (ADR 0027): sealing must not be what hides a secret.
+                    append(opened, TestCrypto.opened(TestKafka.bootstrapServers(), record.topic(), record.value()));
+                    if (record.key() != null) {
+                        keys.computeIfAbsent(record.topic(), t -> new ArrayList<>())
+                                .add(new String(record.key(), StandardCharsets.UTF_8));
+                    }
                 }
             }
         }
-        return text.toString();
+        return new Scan(text.toString(), opened.toString(), keys);
     }
 
     private static void append(StringBuilder text, byte[] bytes) {
         if (bytes != null) {
-            text.append(new String(bytes, StandardCharsets.UTF_8)).append('\n');
+            text.append(new String(bytes, StandardCharsets.ISO_8859_1)).append('\n');
         }
+    }
+
+    private static String memoryId(JsonObject recorded) {
+        return new JsonObject(recorded.getJsonArray("content").getJsonObject(0).getString("text"))
+                .getString("id");
+    }
+
+    /** The first 16 numbers of the memory's vector as Avro writes them (little-endian floats), one char a byte. */
+    private static String vectorBytes(String memoryId) {
+        MemoryRecorded memory = TestTopics.readAll(TestKafka.bootstrapServers(), "hindsight.memory.v1",
+                        MemoryEvent.class).stream()
+                .filter(e -> memoryId.equals(e.getMemoryId()) && e.getPayload() instanceof MemoryRecorded)
+                .map(e -> (MemoryRecorded) e.getPayload()).findFirst().orElseThrow();
+        List<Float> vector = memory.getEmbedding().getVector();
+        ByteBuffer bytes = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
+        vector.subList(0, 16).forEach(bytes::putFloat);
+        return new String(bytes.array(), StandardCharsets.ISO_8859_1);
     }
 
     private static List<String> eventIds(JsonNode accepted) {

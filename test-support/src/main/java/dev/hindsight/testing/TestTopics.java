@@ -101,15 +101,8 @@ public final class TestTopics {
      */
     private static <T extends SpecificRecord> boolean scan(String bootstrapServers, String topic, Class<T> type,
             Duration timeout, Predicate<ConsumerRecord<String, T>> done) {
-        Map<String, Object> config = new HashMap<>(readerConfig(bootstrapServers, AvroKafkaDeserializer.class));
-        config.put("apicurio.registry.url", TestRegistry.url());
-        config.put("apicurio.registry.use-specific-avro-reader", false);
-        // Read generic records and convert them here: under @QuarkusTest, Avro's shared SpecificData would resolve
-        // the generated classes through another class loader than the test's.
-        SpecificData specific = new SpecificData(type.getClassLoader());
-        specific.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
-        specific.addLogicalTypeConversion(new TimeConversions.DateConversion());
-        specific.addLogicalTypeConversion(new Conversions.UUIDConversion());
+        Map<String, Object> config = genericReaderConfig(bootstrapServers);
+        SpecificData specific = specificData(type);
         try (KafkaConsumer<String, GenericRecord> consumer = new KafkaConsumer<>(config);
                 AvroKafkaDeserializer<GenericRecord> sealed = new AvroKafkaDeserializer<>()) {
             sealed.configure(config, false);
@@ -134,6 +127,26 @@ public final class TestTopics {
         }
     }
 
+    /** A reader of generic records from the registry; {@link #specificData} turns them into the test's classes. */
+    private static Map<String, Object> genericReaderConfig(String bootstrapServers) {
+        Map<String, Object> config = new HashMap<>(readerConfig(bootstrapServers, AvroKafkaDeserializer.class));
+        config.put("apicurio.registry.url", TestRegistry.url());
+        config.put("apicurio.registry.use-specific-avro-reader", false);
+        return config;
+    }
+
+    /**
+     * Converts generic records to {@code type}'s generated classes: under @QuarkusTest, Avro's shared SpecificData
+     * would resolve them through another class loader than the test's.
+     */
+    private static SpecificData specificData(Class<?> type) {
+        SpecificData specific = new SpecificData(type.getClassLoader());
+        specific.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
+        specific.addLogicalTypeConversion(new TimeConversions.DateConversion());
+        specific.addLogicalTypeConversion(new Conversions.UUIDConversion());
+        return specific;
+    }
+
     /**
      * The envelope with its payload opened, when it was sealed (ADR 0027), or null when its key was destroyed: as a
      * consumer reads it. Tests that check
@@ -156,16 +169,17 @@ public final class TestTopics {
         return clear == null ? null : sealed.deserialize(topic, clear);
     }
 
-    /** Every record {@code topic} holds now, from its beginning, as {@code type} (a topic never sealed). */
+    /**
+     * Every record {@code topic} holds now, from its beginning, as {@code type}, sealed ones opened and erased ones
+     * left out, as a consumer reads them.
+     */
     public static <T extends SpecificRecord> List<T> readAll(String bootstrapServers, String topic, Class<T> type) {
-        Map<String, Object> config = new HashMap<>(readerConfig(bootstrapServers, AvroKafkaDeserializer.class));
-        config.put("apicurio.registry.url", TestRegistry.url());
-        config.put("apicurio.registry.use-specific-avro-reader", false);
-        SpecificData specific = new SpecificData(type.getClassLoader());
-        specific.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
-        specific.addLogicalTypeConversion(new Conversions.UUIDConversion());
+        Map<String, Object> config = genericReaderConfig(bootstrapServers);
+        SpecificData specific = specificData(type);
         List<T> all = new ArrayList<>();
-        try (KafkaConsumer<String, GenericRecord> consumer = new KafkaConsumer<>(config)) {
+        try (KafkaConsumer<String, GenericRecord> consumer = new KafkaConsumer<>(config);
+                AvroKafkaDeserializer<GenericRecord> sealed = new AvroKafkaDeserializer<>()) {
+            sealed.configure(config, false);
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);
@@ -177,8 +191,10 @@ public final class TestTopics {
                     throw new IllegalStateException(topic + " not read to its end within 30 s");
                 }
                 for (ConsumerRecord<String, GenericRecord> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (record.value() != null) {
-                        all.add(toSpecific(record.value(), type, specific));
+                    GenericRecord opened = record.value() == null ? null
+                            : opened(bootstrapServers, topic, record.value(), type, specific, sealed);
+                    if (opened != null) {
+                        all.add(toSpecific(opened, type, specific));
                     }
                 }
             }
