@@ -6,17 +6,25 @@ import dev.hindsight.events.Sealed;
 import dev.hindsight.events.datakeys.DataKeyEvent;
 import dev.hindsight.platform.crypto.DataKeyRing;
 import dev.hindsight.platform.crypto.DataKeyVault;
+import dev.hindsight.platform.crypto.DataKeys;
 import dev.hindsight.platform.crypto.LocalKms;
 import dev.hindsight.platform.crypto.Sealing;
+import dev.hindsight.platform.kafka.DataKeyIssuer;
 import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.platform.kafka.DecodingDeserializer;
+import dev.hindsight.platform.kafka.EventSealer;
+import dev.hindsight.platform.kafka.Publisher;
+import dev.hindsight.platform.kafka.SealedEnvelopes;
 import dev.hindsight.platform.tenant.TenantId;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import io.smallrye.mutiny.Uni;
 import org.apache.avro.specific.SpecificRecordBase;
 
 /**
@@ -79,6 +87,31 @@ public final class TestCrypto {
         HindsightTopic kind = HindsightTopic.byEnvelope(envelope.getSchema().getFullName()).orElseThrow();
         return open(bootstrapServers, header.getTenantId(), sealed.getKeyId(), bytes, kind.recordKey(envelope),
                 header.getEventId());
+    }
+
+    /**
+     * {@code records}, to be written to {@code topic}, sealed as a service seals them (ADR 0027): under a data key per
+     * record key, made here and published to the key topic (and acknowledged) first. For tests that must project what
+     * the log holds in production, where every such event is sealed.
+     */
+    public static <T extends SpecificRecordBase> List<Map.Entry<String, T>> sealed(String topic,
+            List<Map.Entry<String, T>> records) {
+        DataKeyIssuer issuer = new DataKeyIssuer(kms(), "test", keys -> {
+            List<Map.Entry<String, DataKeyEvent>> written = new ArrayList<>();
+            keys.forEach(key -> written.add(Map.entry(key.key(), key.value())));
+            TestTopics.writeAll(HindsightTopic.DATA_KEYS.defaultName(), written);
+            return Uni.createFrom().voidItem();
+        });
+        List<Publisher.Outgoing<T>> outgoing = new ArrayList<>();
+        records.forEach(r -> outgoing.add(new Publisher.Outgoing<>(r.getKey(), r.getValue(), null)));
+        try (EventSealer sealer = new EventSealer(issuer, new SealedEnvelopes(Map.of(
+                "apicurio.registry.url", TestRegistry.url(), "apicurio.registry.find-latest", true)),
+                kind -> DataKeys.Scope.SESSION, 1000)) {
+            List<Map.Entry<String, T>> sealed = new ArrayList<>();
+            sealer.seal(topic, outgoing).await().atMost(java.time.Duration.ofSeconds(30))
+                    .forEach(o -> sealed.add(Map.entry(o.key(), o.value())));
+            return sealed;
+        }
     }
 
     /** The KMS the services under test use. */

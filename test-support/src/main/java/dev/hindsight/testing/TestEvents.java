@@ -40,11 +40,21 @@ public final class TestEvents {
 
     /** Publishes a session's events in order (one partition: keyed by session id). */
     public static void session(String tenant, String sessionId, Object... payloads) {
+        TestTopics.writeAll(REASONING, sessionRecords(tenant, sessionId, payloads));
+    }
+
+    /** As {@link #session}, each event sealed as ingest seals it (ADR 0027). */
+    public static void sealedSession(String tenant, String sessionId, Object... payloads) {
+        TestTopics.writeAll(REASONING, TestCrypto.sealed(REASONING, sessionRecords(tenant, sessionId, payloads)));
+    }
+
+    private static List<Map.Entry<String, ReasoningEvent>> sessionRecords(String tenant, String sessionId,
+            Object... payloads) {
         List<Map.Entry<String, ReasoningEvent>> records = new ArrayList<>();
         for (Object payload : payloads) {
             records.add(Map.entry(sessionId, reasoning(tenant, sessionId, payload)));
         }
-        TestTopics.writeAll(REASONING, records);
+        return records;
     }
 
     public static Decision decision(String version, String infoNeed, String action, String confidence,

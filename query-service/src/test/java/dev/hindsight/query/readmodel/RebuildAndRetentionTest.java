@@ -13,6 +13,7 @@ import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.signals.SignalType;
 import dev.hindsight.events.signals.SmoothCompletion;
 import dev.hindsight.testing.HindsightTestResource;
+import dev.hindsight.testing.TestCrypto;
 import dev.hindsight.testing.TestEvents;
 import dev.hindsight.testing.TestTenants;
 import dev.hindsight.testing.TestTopics;
@@ -65,10 +66,17 @@ class RebuildAndRetentionTest {
         TestEvents.session("tenant-a", sessionId,
                 SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0).build(),
                 message(0, "question"), message(1, "answer"), message(1, "a conflicting re-send: the first wins"));
-        TestTopics.writeAll(TestEvents.DECISIONS, List.of(Map.entry(messageId,
-                TestEvents.decisionSet("tenant-a", "ds-" + UUID.randomUUID(), messageId, sessionId, now, List.of()))));
-        TestTopics.writeAll(TestEvents.SIGNALS, List.of(Map.entry(messageId, TestEvents.signal("tenant-a", messageId,
-                sessionId, SignalType.SMOOTH_COMPLETION, SmoothCompletion.newBuilder().build(), now))));
+        // Sealed as ingest seals in production (ADR 0027): the rebuild opens them with the keys on the key topic.
+        String sealedSession = "rebuild-sealed-" + UUID.randomUUID();
+        TestEvents.sealedSession("tenant-a", sealedSession,
+                SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0).build(),
+                message(0, "a sealed question"), message(1, "a sealed answer"));
+        TestTopics.writeAll(TestEvents.DECISIONS, TestCrypto.sealed(TestEvents.DECISIONS, List.of(Map.entry(messageId,
+                TestEvents.decisionSet("tenant-a", "ds-" + UUID.randomUUID(), messageId, sessionId, now,
+                        List.of())))));
+        TestTopics.writeAll(TestEvents.SIGNALS, TestCrypto.sealed(TestEvents.SIGNALS, List.of(Map.entry(messageId,
+                TestEvents.signal("tenant-a", messageId, sessionId, SignalType.SMOOTH_COMPLETION,
+                        SmoothCompletion.newBuilder().build(), now)))));
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
                 .header("Authorization", TestTenants.TENANT_A.bearer())
                 .when().get("/v1/messages/" + messageId + "/signals")
@@ -76,6 +84,10 @@ class RebuildAndRetentionTest {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
                 .header("Authorization", TestTenants.TENANT_A.bearer())
                 .when().get("/v1/sessions/" + sessionId).then().statusCode(200).body("messages", hasSize(2)));
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given()
+                .header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/sessions/" + sealedSession).then().statusCode(200)
+                .body("messages[1].content", equalTo("a sealed answer")));
         // The original must hold everything on the topics before the comparison: events an earlier test wrote and the
         // live projection had not yet committed would otherwise land only in the rebuild (it reads to the end before
         // readers switch), and the rebuild would have rows the original lacks. Offsets commit after the database.
@@ -103,6 +115,9 @@ class RebuildAndRetentionTest {
         given().header("Authorization", TestTenants.TENANT_A.bearer())
                 .when().get("/v1/sessions/" + sessionId).then().statusCode(200)
                 .body("messages[1].content", equalTo("answer"));
+        given().header("Authorization", TestTenants.TENANT_A.bearer())
+                .when().get("/v1/sessions/" + sealedSession).then().statusCode(200)
+                .body("messages[1].content", equalTo("a sealed answer"));
 
         // Retention applies to the generation readers use (the retired one had it applied while it was current).
         given().header("Authorization", TestTenants.TENANT_A.bearer())
@@ -121,6 +136,8 @@ class RebuildAndRetentionTest {
         }
         assertThat(count("SELECT count(*) FROM rm_" + rebuilt + ".message")).isPositive();
         assertThat(count("SELECT count(*) FROM rm_" + rebuilt + ".decision_set")).isPositive();
+        assertThat(count("SELECT count(*) FROM rm_" + rebuilt + ".message WHERE session_id = '" + sealedSession + "'"))
+                .as("the sealed session's messages, opened by the rebuild").isEqualTo(2);
     }
 
     @Test
