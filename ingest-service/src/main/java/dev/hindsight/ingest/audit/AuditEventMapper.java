@@ -13,9 +13,12 @@ import dev.hindsight.ingest.request.RequestReader;
 import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.ingest.request.Timestamps;
 import dev.hindsight.platform.Hashing;
+import dev.hindsight.platform.crypto.Kms;
 import dev.hindsight.platform.kafka.EventHeaders;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem.FieldError;
+import dev.hindsight.platform.tenant.TenantId;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -34,11 +37,13 @@ final class AuditEventMapper {
     private final Clock clock;
     private final RequestReader reader;
     private final Redactor redactor;
+    private final Kms kms;
 
-    public AuditEventMapper(Clock clock, RequestReader reader, Redactor redactor) {
+    public AuditEventMapper(Clock clock, RequestReader reader, Redactor redactor, Kms kms) {
         this.clock = clock;
         this.reader = reader;
         this.redactor = redactor;
+        this.kms = kms;
     }
 
     /** The event, or null when {@code errors} received the reasons (each under {@code path}). */
@@ -82,7 +87,7 @@ final class AuditEventMapper {
         // Redacted before the question's hash is taken from it: a hash of a secret would let anyone test a guess.
         redactor.apply(caller.tenant(), recorded);
         recorded.setQuestionHash(request.questionHash() != null ? request.questionHash()
-                : questionHash(recorded.getQuestionText()));
+                : questionHash(kms, caller.tenant(), recorded.getQuestionText()));
         UUID eventId = id(request.eventId(), caller, "decision-set/" + decisionSetId,
                 "decision-set", caller.tenant().value(), decisionSetId);
         var header = EventHeaders.create(eventId, caller.tenant(), caller.principal(), caller.client(), timestamp,
@@ -127,13 +132,14 @@ final class AuditEventMapper {
 
     /**
      * The integer hash of question_text for duplicate detection (design.md § Decision sets), computed when the producer
-     * sends none: the first 63 bits of the SHA-256 of the trimmed, lower-cased, whitespace-collapsed text (stable in
-     * any language).
+     * sends none: the first 63 bits of the tenant's keyed hash ({@link Kms#keyedHash}) of the trimmed, lower-cased,
+     * whitespace-collapsed text (stable in any language). Keyed, so that a hash kept beside no text cannot be tested
+     * against a guess of what a person asked.
      */
-    public static long questionHash(String questionText) {
+    static long questionHash(Kms kms, TenantId tenant, String questionText) {
         String normalized = questionText.trim().toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
-        String hex = Hashing.sha256Hex(normalized);
-        return Long.parseUnsignedLong(hex.substring(0, 16), 16) & Long.MAX_VALUE;
+        byte[] hash = kms.keyedHash(tenant, normalized.getBytes(StandardCharsets.UTF_8));
+        return java.nio.ByteBuffer.wrap(hash).getLong() & Long.MAX_VALUE;
     }
 
     private static Decision decision(AuditRequests.Decision decision, String version) {

@@ -7,6 +7,7 @@ import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.ingest.request.RequestReader;
 import dev.hindsight.ingest.request.SeedEnvelope;
 import dev.hindsight.ingest.request.Sender;
+import dev.hindsight.platform.crypto.Kms;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.ProblemException;
@@ -27,14 +28,14 @@ public class AuditEvents {
     private final AuditEventMapper mapper;
 
     @Inject
-    public AuditEvents(RequestReader reader, Redactor redactor) {
-        this(reader, Clock.systemUTC(), redactor);
+    public AuditEvents(RequestReader reader, Redactor redactor, Kms kms) {
+        this(reader, Clock.systemUTC(), redactor, kms);
     }
 
     /** With the clock that stamps the events it reads (a fixed one in tests that compare events). */
-    public AuditEvents(RequestReader reader, Clock clock, Redactor redactor) {
+    public AuditEvents(RequestReader reader, Clock clock, Redactor redactor, Kms kms) {
         this.reader = reader;
-        this.mapper = new AuditEventMapper(clock, reader, redactor);
+        this.mapper = new AuditEventMapper(clock, reader, redactor, kms);
     }
 
     /** Reads a whole body as one decision set; a 400 names every problem. */

@@ -14,6 +14,9 @@ import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.events.signals.SignalType;
 import dev.hindsight.events.signals.UserFollowupOverride;
 import dev.hindsight.testing.HindsightTestResource;
+import dev.hindsight.testing.TestCrypto;
+import dev.hindsight.platform.tenant.TenantId;
+import dev.hindsight.platform.Hashing;
 import dev.hindsight.testing.TestTenants;
 import dev.hindsight.testing.TestTopics;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -58,7 +61,14 @@ class AuditIngestResourceTest {
         assertThat(set.getActiveDecision().getVersion()).isEqualTo("v1.0.0");
         assertThat(set.getShadowDecisions()).extracting(d -> d.getVersion())
                 .containsExactly("v2.0-alpha", "v2.0-beta");
-        assertThat(set.getQuestionHash()).isEqualTo(AuditEventMapper.questionHash("What is the latest Python version?"));
+        // Keyed by the tenant's hashing key: the same question hashes alike for the tenant, another tenant's differs,
+        // and neither is the plain SHA-256 anyone could compute from a guess.
+        String question = "What is the latest Python version?";
+        assertThat(set.getQuestionHash()).isEqualTo(AuditEventMapper.questionHash(TestCrypto.kms(),
+                TenantId.of("tenant-a"), "  what is the LATEST python   version? "))
+                .isNotEqualTo(AuditEventMapper.questionHash(TestCrypto.kms(), TenantId.of("tenant-b"), question))
+                .isNotEqualTo(Long.parseUnsignedLong(Hashing.sha256Hex(question.toLowerCase(java.util.Locale.ROOT))
+                        .substring(0, 16), 16) & Long.MAX_VALUE);
         assertThat(set.getContextSnapshot()).contains("\"execution_phase\":\"planning\"");
         assertThat(set.getTimestamp()).isEqualTo(Instant.parse("2025-01-31T10:30:00Z"));
     }

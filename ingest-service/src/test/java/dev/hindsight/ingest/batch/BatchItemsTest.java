@@ -44,7 +44,7 @@ class BatchItemsTest {
     private static final RequestReader READER = new RequestReader(JSON, Validation.byProvider(HibernateValidator.class)
             .configure().messageInterpolator(new ParameterMessageInterpolator()).buildValidatorFactory().getValidator());
     private static final BatchItems ITEMS = new BatchItems(JSON, READER, new AuditEvents(READER, CLOCK,
-            Redactor.redactingEveryTenant()), new SessionEventMapper(CLOCK, Redactor.redactingEveryTenant()));
+            Redactor.redactingEveryTenant(), dev.hindsight.testing.TestCrypto.kms()), new SessionEventMapper(CLOCK, Redactor.redactingEveryTenant()));
     private static final Sender SENDER = new Sender(TenantId.of("tenant-a"), "key-a", "agent/1.0", null);
 
     /** One valid item of every type, each written with its keys in the order producers usually write them. */

@@ -22,6 +22,15 @@ public interface Kms {
      */
     Aead keyEncryptionKey(TenantId tenant, int version);
 
+    /**
+     * A keyed hash (HMAC-SHA256) of {@code data} under the tenant's hashing key: for a value derived from personal text
+     * that must compare equal across events (a decision set's {@code question_hash}) without letting anyone who reads
+     * it test a guess of the text. Unlike a KEK it does not rotate: the same data hashes the same for good.
+     *
+     * @throws KmsUnavailableException when the KMS cannot be reached now
+     */
+    byte[] keyedHash(TenantId tenant, byte[] data);
+
     /** The KMS could not answer now; nothing is wrong with the key asked for. */
     final class KmsUnavailableException extends RuntimeException {
         public KmsUnavailableException(String message, Throwable cause) {

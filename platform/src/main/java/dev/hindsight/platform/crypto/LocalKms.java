@@ -11,6 +11,8 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A KMS in the service itself: master keys (32 random bytes each, base64) come from configuration or a Kubernetes
@@ -26,6 +28,7 @@ public final class LocalKms implements Kms {
     private final Map<Integer, byte[]> masterKeys;
     private final int current;
     private final Map<String, Aead> keks = new ConcurrentHashMap<>();
+    private final Map<String, SecretKeySpec> hashKeys = new ConcurrentHashMap<>();
 
     /**
      * @param masterKeys the master keys by version, each 32 bytes in base64
@@ -56,6 +59,36 @@ public final class LocalKms implements Kms {
     @Override
     public int currentVersion() {
         return current;
+    }
+
+    /**
+     * HMAC-SHA256 (the JDK's) under HKDF-SHA256 of the lowest configured master key version with
+     * {@code hindsight/text-hash/<tenant>} as its info: stable while that version stays configured (retiring it
+     * changes every tenant's hashes from then on).
+     */
+    @Override
+    public byte[] keyedHash(TenantId tenant, byte[] data) {
+        SecretKeySpec key = hashKeys.computeIfAbsent(tenant.value(), t -> {
+            byte[] derived = null;
+            try {
+                derived = Hkdf.computeHkdf("HMACSHA256", masterKeys.values().iterator().next(), new byte[0],
+                        ("hindsight/text-hash/" + t).getBytes(StandardCharsets.UTF_8), KEY_BYTES);
+                return new SecretKeySpec(derived, "HmacSHA256");
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("cannot derive a hashing key", e);
+            } finally {
+                if (derived != null) {
+                    Arrays.fill(derived, (byte) 0);
+                }
+            }
+        });
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(key);
+            return mac.doFinal(data);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot hash", e);
+        }
     }
 
     @Override

@@ -89,5 +89,10 @@ public class DataKeyFeed {
         public int currentVersion() {
             return kms.get().currentVersion();
         }
+
+        @Override
+        public byte[] keyedHash(dev.hindsight.platform.tenant.TenantId tenant, byte[] data) {
+            return kms.get().keyedHash(tenant, data);
+        }
     }
 }

@@ -43,6 +43,22 @@ class LocalKmsTest {
     }
 
     @Test
+    void aKeyedHashIsTheTenantsOwnAndOutlivesAKekRotation() throws GeneralSecurityException {
+        LocalKms before = new LocalKms(Map.of(1, MASTER_1), 1);
+        LocalKms rotated = new LocalKms(Map.of(1, MASTER_1, 2, MASTER_2), 2);
+
+        byte[] hash = before.keyedHash(ACME, TEXT);
+
+        assertThat(hash).hasSize(32).isEqualTo(rotated.keyedHash(ACME, TEXT));
+        assertThat(before.keyedHash(GLOBEX, TEXT)).as("another tenant's").isNotEqualTo(hash);
+        assertThat(before.keyedHash(ACME, AD)).as("other data").isNotEqualTo(hash);
+        assertThat(new LocalKms(Map.of(1, MASTER_2), 1).keyedHash(ACME, TEXT)).as("another master key's")
+                .isNotEqualTo(hash);
+        assertThat(hash).as("not the plain hash anyone can compute")
+                .isNotEqualTo(java.security.MessageDigest.getInstance("SHA-256").digest(TEXT));
+    }
+
+    @Test
     void aMasterKeyThatIsNotThirtyTwoBase64BytesOrAMissingVersionIsRefusedAtStart() {
         assertThatThrownBy(() -> new LocalKms(Map.of(1, "c2hvcnQ="), 1)).hasMessageContaining("5 bytes");
         assertThatThrownBy(() -> new LocalKms(Map.of(1, "not base64!"), 1)).hasMessageContaining("not base64");

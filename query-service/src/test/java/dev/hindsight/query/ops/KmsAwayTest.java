@@ -79,6 +79,11 @@ class KmsAwayTest {
         public int currentVersion() {
             return local.currentVersion();
         }
+
+        @Override
+        public byte[] keyedHash(TenantId tenant, byte[] data) {
+            return local.keyedHash(tenant, data);
+        }
     }
 
     @Test
