@@ -7,6 +7,7 @@ import dev.hindsight.events.datakeys.DataKeyEvent;
 import dev.hindsight.platform.crypto.DataKeyRing;
 import dev.hindsight.platform.crypto.DataKeyVault;
 import dev.hindsight.platform.crypto.DataKeys;
+import dev.hindsight.platform.crypto.Kms;
 import dev.hindsight.platform.crypto.LocalKms;
 import dev.hindsight.platform.crypto.Sealing;
 import dev.hindsight.platform.kafka.DataKeyIssuer;
@@ -96,7 +97,13 @@ public final class TestCrypto {
      */
     public static <T extends SpecificRecordBase> List<Map.Entry<String, T>> sealed(String topic,
             List<Map.Entry<String, T>> records) {
-        DataKeyIssuer issuer = new DataKeyIssuer(kms(), "test", keys -> {
+        return sealed(topic, records, kms());
+    }
+
+    /** As {@link #sealed(String, List)}, with keys wrapped under {@code kms}'s current version. */
+    public static <T extends SpecificRecordBase> List<Map.Entry<String, T>> sealed(String topic,
+            List<Map.Entry<String, T>> records, Kms kms) {
+        DataKeyIssuer issuer = new DataKeyIssuer(kms, "test", keys -> {
             List<Map.Entry<String, DataKeyEvent>> written = new ArrayList<>();
             keys.forEach(key -> written.add(Map.entry(key.key(), key.value())));
             TestTopics.writeAll(HindsightTopic.DATA_KEYS.defaultName(), written);

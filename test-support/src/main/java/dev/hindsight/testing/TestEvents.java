@@ -5,10 +5,13 @@ import dev.hindsight.events.ProducerIdentity;
 import dev.hindsight.events.decisions.Decision;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.decisions.DecisionSetRecorded;
+import dev.hindsight.events.reasoning.MessageRecorded;
+import dev.hindsight.events.reasoning.MessageRole;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.events.signals.BehaviorSignalRecorded;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.events.signals.SignalType;
+import dev.hindsight.platform.crypto.Kms;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -45,7 +48,12 @@ public final class TestEvents {
 
     /** As {@link #session}, each event sealed as ingest seals it (ADR 0027). */
     public static void sealedSession(String tenant, String sessionId, Object... payloads) {
-        TestTopics.writeAll(REASONING, TestCrypto.sealed(REASONING, sessionRecords(tenant, sessionId, payloads)));
+        sealedSession(TestCrypto.kms(), tenant, sessionId, payloads);
+    }
+
+    /** As {@link #sealedSession(String, String, Object...)}, its key wrapped under {@code kms}'s current version. */
+    public static void sealedSession(Kms kms, String tenant, String sessionId, Object... payloads) {
+        TestTopics.writeAll(REASONING, TestCrypto.sealed(REASONING, sessionRecords(tenant, sessionId, payloads), kms));
     }
 
     private static List<Map.Entry<String, ReasoningEvent>> sessionRecords(String tenant, String sessionId,
@@ -55,6 +63,13 @@ public final class TestEvents {
             records.add(Map.entry(sessionId, reasoning(tenant, sessionId, payload)));
         }
         return records;
+    }
+
+    /** Message {@code index} of a chat, a user's when even and the assistant's when odd, at {@code t0} + index s. */
+    public static MessageRecorded message(int index, String content, Instant t0) {
+        return MessageRecorded.newBuilder().setMessageIndex(index)
+                .setRole(index % 2 == 0 ? MessageRole.USER : MessageRole.ASSISTANT).setContent(content)
+                .setTimestamp(t0.plusSeconds(index)).build();
     }
 
     public static Decision decision(String version, String infoNeed, String action, String confidence,

@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.google.crypto.tink.Aead;
-import dev.hindsight.events.reasoning.MessageRecorded;
-import dev.hindsight.events.reasoning.MessageRole;
 import dev.hindsight.events.reasoning.SessionKind;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.platform.crypto.Kms;
@@ -21,7 +19,6 @@ import dev.hindsight.testing.TestTopics;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 import java.time.Duration;
@@ -59,9 +56,11 @@ class KmsAwayTest {
         }
     }
 
-    /** The tests' local KMS, which answers as a KMS that cannot be reached while {@link #away} is set. */
+    /**
+     * The tests' local KMS, which answers as a KMS that cannot be reached while {@link #away} is set. Enabled by the
+     * profile only (no priority, which would enable it for every test of the module).
+     */
     @Alternative
-    @Priority(1)
     @ApplicationScoped
     public static class SwitchableKms implements Kms {
         static volatile boolean away;
@@ -99,7 +98,7 @@ class KmsAwayTest {
                 sessions.add(session);
                 TestEvents.sealedSession("tenant-a", session,
                         SessionStarted.newBuilder().setKind(SessionKind.CHAT).setStartedAt(T0).build(),
-                        message(0, "question " + i), message(1, "answer " + i));
+                        TestEvents.message(0, "question " + i, T0), TestEvents.message(1, "answer " + i, T0));
             }
             await("the consumer waiting on the KMS").atMost(Duration.ofSeconds(60))
                     .until(() -> waits() > waitsBefore);
@@ -121,11 +120,6 @@ class KmsAwayTest {
         assertThat(deadLetters()).as("dead-lettered while the KMS was away").isEqualTo(deadLettersBefore);
     }
 
-    private static MessageRecorded message(int index, String content) {
-        return MessageRecorded.newBuilder().setMessageIndex(index)
-                .setRole(index % 2 == 0 ? MessageRole.USER : MessageRole.ASSISTANT).setContent(content)
-                .setTimestamp(T0.plusSeconds(index)).build();
-    }
 
     /** How many times the reasoning consumer found an event it could not open yet. */
     private static double waits() {
