@@ -34,6 +34,8 @@ public final class TopicFollower {
     private final Map<String, Object> settings;
     private final Consumer<Object> apply;
     private final ConcurrentLinkedQueue<CompletableFuture<Void>> readTo = new ConcurrentLinkedQueue<>();
+    /** Whether the follower is reading to the end for requests it took (and must not be woken). */
+    private volatile boolean serving;
     private volatile boolean running;
     private volatile boolean caughtUp;
     private volatile KafkaConsumer<String, Decoded> consumer;
@@ -70,16 +72,27 @@ public final class TopicFollower {
         return caughtUp;
     }
 
-    /** Completes once everything the topic holds now has been applied (at once for a topic that does not exist). */
+    /**
+     * Completes once everything the topic holds now has been applied (at once for a topic that does not exist). The
+     * follower is woken from its poll to answer: a consumer waits on this with an event in hand.
+     */
     public CompletableFuture<Void> readTo() {
         CompletableFuture<Void> done = new CompletableFuture<>();
         readTo.add(done);
+        KafkaConsumer<String, Decoded> current = consumer;
+        // Woken only from an idle poll: a follower reading to the end for earlier requests takes this one up as soon
+        // as it is done, and waking it then would start its reading over.
+        if (current != null && !serving) {
+            current.wakeup();
+        }
         return done;
     }
 
     private void run() {
         while (running) {
             try (KafkaConsumer<String, Decoded> opened = new KafkaConsumer<>(settings)) {
+                // Not to be woken while it finds and assigns the partitions: a wakeup there would start it over.
+                serving = true;
                 consumer = opened;
                 follow(opened);
             } catch (WakeupException stopping) {
@@ -107,23 +120,43 @@ public final class TopicFollower {
         while (running) {
             // Asked before these polls: everything up to the end offsets read now is applied before answering.
             List<CompletableFuture<Void>> asked = drain();
-            Map<TopicPartition, Long> target = asked.isEmpty() ? null : opened.endOffsets(assigned);
-            do {
-                for (ConsumerRecord<String, Decoded> record : opened.poll(POLL)) {
-                    Decoded decoded = record.value();
-                    if (decoded.envelope() != null) {
-                        apply.accept(decoded.envelope());
-                    } else {
-                        LOG.errorf(decoded.failure(), "Skipping unreadable event at %s-%d@%d", record.topic(),
-                                record.partition(), record.offset());
+            serving = !asked.isEmpty();
+            try {
+                if (asked.isEmpty()) {
+                    poll(opened, atStart);
+                } else {
+                    Map<TopicPartition, Long> target = opened.endOffsets(assigned);
+                    while (running && !reached(opened, target)) {
+                        poll(opened, atStart);
                     }
                 }
-                if (!caughtUp && reached(opened, atStart)) {
-                    caughtUp = true;
-                    LOG.infof("%s read to its end", topic);
+            } catch (WakeupException woken) {
+                if (!running) {
+                    throw woken;
                 }
-            } while (running && target != null && !reached(opened, target));
+                // Woken by a request to read to the end: those in hand are asked again, with a new target.
+                readTo.addAll(asked);
+                continue;
+            } finally {
+                serving = false;
+            }
             asked.forEach(done -> done.complete(null));
+        }
+    }
+
+    private void poll(KafkaConsumer<String, Decoded> opened, Map<TopicPartition, Long> atStart) {
+        for (ConsumerRecord<String, Decoded> record : opened.poll(POLL)) {
+            Decoded decoded = record.value();
+            if (decoded.envelope() != null) {
+                apply.accept(decoded.envelope());
+            } else {
+                LOG.errorf(decoded.failure(), "Skipping unreadable event at %s-%d@%d", record.topic(),
+                        record.partition(), record.offset());
+            }
+        }
+        if (!caughtUp && reached(opened, atStart)) {
+            caughtUp = true;
+            LOG.infof("%s read to its end", topic);
         }
     }
 
