@@ -104,7 +104,13 @@ public final class DataKeyIssuer {
                 .replaceWithVoid();
     }
 
-    private Outgoing<DataKeyEvent> record(TenantId tenant, String keyId, Object payload) {
+    /** Publishes records made elsewhere (a key re-wrapped, a destruction repeated); completes once acknowledged. */
+    public Uni<Void> republish(List<Outgoing<DataKeyEvent>> records) {
+        return records.isEmpty() ? Uni.createFrom().voidItem() : log.apply(records).replaceWithVoid();
+    }
+
+    /** The record of {@code payload} (a {@link DataKeyCreated} or {@link DataKeyDestroyed}) for key {@code keyId}. */
+    public Outgoing<DataKeyEvent> record(TenantId tenant, String keyId, Object payload) {
         UUID eventId = UUID.randomUUID();
         EventHeader header = EventHeaders.create(eventId, tenant, principal, null, Instant.now(clock), clock);
         DataKeyEvent event = DataKeyEvent.newBuilder().setHeader(header).setKeyId(keyId).setPayload(payload).build();

@@ -172,7 +172,7 @@ public final class TopicFollower {
         return asked;
     }
 
-    private static Map<String, Object> consumerConfig(Map<String, Object> kafka, Config config, String name) {
+    static Map<String, Object> consumerConfig(Map<String, Object> kafka, Config config, String name) {
         Map<String, Object> settings = SealedEnvelopes.serdeSettings(kafka, config);
         settings.put(ConsumerConfig.CLIENT_ID_CONFIG, "hindsight-" + name + "-"
                 + config.getOptionalValue("quarkus.application.name", String.class).orElse("service"));
