@@ -37,6 +37,9 @@ public final class TestCrypto {
     /** A fixed, public value, used only by tests (the platform's test profile configures the same). */
     public static final String MASTER_KEY = "AwoRGB8mLTQ7QklQV15lbHN6gYiPlp2kq7K5wMfO1dw=";
 
+    /** A second master key version, a test value too: what a KEK rotation adds. */
+    public static final String MASTER_KEY_2 = "Qk1OT1BRUlNUVVZXWFlaW1xdXl9gYWJjZGVmZ2hpams=";
+
     /** One vault per broker: its ring is read again only when a key is not in it yet. */
     private static final Map<String, DataKeyVault> VAULTS = new ConcurrentHashMap<>();
     /** Reads envelopes without opening them (no keys): what a sealed one names, to open it here. */
@@ -53,6 +56,20 @@ public final class TestCrypto {
                     .forEach(ring::apply);
             return CompletableFuture.completedFuture(null);
         });
+    }
+
+    /**
+     * The configuration of a service during a KEK rotation: both master key versions, the new one current. Under the
+     * test profile's own names, which win over the plain ones the platform's test profile sets.
+     */
+    public static Map<String, String> rotatedConfig() {
+        return Map.of("%test.hindsight.crypto.master-keys.2", MASTER_KEY_2,
+                "%test.hindsight.crypto.master-key-version", "2");
+    }
+
+    /** The KMS of a service during a KEK rotation ({@link #rotatedConfig}). */
+    public static LocalKms rotatedKms() {
+        return new LocalKms(Map.of(1, MASTER_KEY, 2, MASTER_KEY_2), 2);
     }
 
     /** The environment a packaged service is started with: its master key, as a deployment gives it. */

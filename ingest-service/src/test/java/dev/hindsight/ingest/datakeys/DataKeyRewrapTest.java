@@ -42,17 +42,14 @@ import org.junit.jupiter.api.Test;
 @TestProfile(DataKeyRewrapTest.Profile.class)
 class DataKeyRewrapTest {
 
-    /** Version 2, a test value like version 1 (TestCrypto.MASTER_KEY). */
-    private static final String MASTER_KEY_2 = "Qk1OT1BRUlNUVVZXWFlaW1xdXl9gYWJjZGVmZ2hpams=";
     private static final TenantId TENANT_A = TenantId.of("tenant-a");
     private static final TenantId TENANT_B = TenantId.of("tenant-b");
 
-    /** ingest as during a rotation: both versions, the new one current (the test profile's names win). */
+    /** ingest as during a rotation: both versions, the new one current. */
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("%test.hindsight.crypto.master-keys.2", MASTER_KEY_2,
-                    "%test.hindsight.crypto.master-key-version", "2");
+            return TestCrypto.rotatedConfig();
         }
     }
 
@@ -82,7 +79,7 @@ class DataKeyRewrapTest {
                 .then().statusCode(200)
                 .body("rewrapped", equalTo(1)).body("destroyed_again", equalTo(1)).body("kek_version", equalTo(2));
 
-        DataKeyVault withoutVersion1 = vault(new LocalKms(Map.of(2, MASTER_KEY_2), 2));
+        DataKeyVault withoutVersion1 = vault(new LocalKms(Map.of(2, TestCrypto.MASTER_KEY_2), 2));
         DataKeyVault.Opening opened = withoutVersion1.open(TENANT_A, kept.keyId()).toCompletableFuture().join();
         assertThat(opened).as("re-wrapped: opens with version 1 gone").isInstanceOf(DataKeyVault.Open.class);
         assertThat(new String(open((DataKeyVault.Open) opened, sealed), StandardCharsets.UTF_8))

@@ -32,23 +32,18 @@ import org.junit.jupiter.api.Test;
 class KekRotationTest {
 
     private static final Instant T0 = Instant.parse("2025-10-02T10:00:00Z");
-    /** Version 2, a test value like version 1 (TestCrypto.MASTER_KEY). */
-    private static final String MASTER_KEY_2 = "Qk1OT1BRUlNUVVZXWFlaW1xdXl9gYWJjZGVmZ2hpams=";
-
-    /** The service under test, configured as a deployment is during a rotation: both versions, the new one current. */
+    /** The service under test, configured as a deployment is during a rotation. */
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            // Under the test profile's own names, which win over the plain ones the platform's test profile sets.
-            return Map.of("%test.hindsight.crypto.master-keys.2", MASTER_KEY_2,
-                    "%test.hindsight.crypto.master-key-version", "2");
+            return TestCrypto.rotatedConfig();
         }
     }
 
     @Test
     void aLoadWhoseKeysSwitchToTheNewVersionMidwayIsProjectedWhole() {
         LocalKms before = TestCrypto.kms();
-        LocalKms after = new LocalKms(Map.of(1, TestCrypto.MASTER_KEY, 2, MASTER_KEY_2), 2);
+        LocalKms after = TestCrypto.rotatedKms();
         List<String> sessions = new ArrayList<>();
         for (int i = 0; i < 60; i++) {
             String session = "kek-rotation-" + UUID.randomUUID();
