@@ -2,6 +2,7 @@ package dev.hindsight.events;
 
 import dev.hindsight.events.datakeys.DataKeyEvent;
 import dev.hindsight.events.decisions.DecisionEvent;
+import dev.hindsight.events.erasures.ErasureEvent;
 import dev.hindsight.events.evaluations.EvaluationEvent;
 import dev.hindsight.events.insights.InsightEvent;
 import dev.hindsight.events.keys.KeyEvent;
@@ -16,7 +17,7 @@ import org.apache.avro.specific.SpecificRecordBase;
 /**
  * Every topic declared once: its default name, its owner, what its key is, and the envelope schema of its values.
  * The owner is the topic's single writer, except for the data keys, which every service that seals writes (ADR
- * 0027). Every writer registers the schemas and provisions the topics it writes (both idempotent). Every topic gets the same partition count
+ * 0027), and the erasure log, on which every read model says it applied an erasure (ADR 0028). Every writer registers the schemas and provisions the topics it writes (both idempotent). Every topic gets the same partition count
  * (configuration), which keeps decisions, signals and evaluations co-partitioned by message id.
  */
 public enum HindsightTopic {
@@ -30,7 +31,8 @@ public enum HindsightTopic {
             MemoryEvent.class),
     KEYS("hindsight.keys.v1", "ingest-service", "key id", KeyEvent.class),
     SPANS("hindsight.spans.v1", "ingest-service", "trace id (hex)", SpanEvent.class),
-    DATA_KEYS("hindsight.datakeys.v1", "ingest-service", "data key id", DataKeyEvent.class);
+    DATA_KEYS("hindsight.datakeys.v1", "ingest-service", "data key id", DataKeyEvent.class),
+    ERASURES("hindsight.erasures.v1", "ingest-service", "erasure id", ErasureEvent.class);
 
     private final String defaultName;
     private final String writer;
@@ -57,9 +59,13 @@ public enum HindsightTopic {
     /**
      * Every service that writes this topic: its owner; for the data keys, every service that writes a sealed topic,
      * since each issues the keys it seals under (a key must be durable before anything sealed under it is sent, so
-     * asking another service for one would put that service on every publisher's path).
+     * asking another service for one would put that service on every publisher's path); for the erasure log, ingest,
+     * which accepts erasures, and every service with a read model, each saying it applied one.
      */
     public java.util.List<String> writers() {
+        if (this == ERASURES) {
+            return java.util.List.of(writer, "query-service", "evaluation-service", "memory-service");
+        }
         if (this != DATA_KEYS) {
             return java.util.List.of(writer);
         }
@@ -91,10 +97,11 @@ public enum HindsightTopic {
 
     /**
      * Whether this topic's payloads are sealed under data keys (ADR 0027): every topic that carries what people or
-     * agents wrote. The API keys (a name and a hash) and the data keys themselves (wrapped) are Hindsight's own.
+     * agents wrote. The API keys (a name and a hash), the data keys themselves (wrapped) and the erasure log (ids,
+     * a keyed hash and counts) are Hindsight's own.
      */
     public boolean sealed() {
-        return this != KEYS && this != DATA_KEYS;
+        return this != KEYS && this != DATA_KEYS && this != ERASURES;
     }
 
     /**
@@ -107,6 +114,7 @@ public enum HindsightTopic {
             case DECISIONS, SIGNALS, EVALUATIONS -> field(envelope, "message_id");
             case SPANS -> field(envelope, "trace_id");
             case KEYS, DATA_KEYS -> field(envelope, "key_id");
+            case ERASURES -> field(envelope, "erasure_id");
             case MEMORY -> envelope.get("memory_id") != null ? field(envelope, "memory_id")
                     : "project:" + field(envelope, "project_id");
         };

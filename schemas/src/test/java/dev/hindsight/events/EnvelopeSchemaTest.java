@@ -77,17 +77,21 @@ class EnvelopeSchemaTest {
     void everyTopicHasOneWriterButTheKeysAndEvaluationsMeetDecisionsOnTheirPartition() {
         assertThat(HindsightTopic.writtenBy("ingest-service"))
                 .containsExactly(HindsightTopic.REASONING, HindsightTopic.DECISIONS, HindsightTopic.SIGNALS,
-                        HindsightTopic.KEYS, HindsightTopic.SPANS, HindsightTopic.DATA_KEYS);
-        assertThat(HindsightTopic.writtenBy("evaluation-service"))
-                .containsExactly(HindsightTopic.INSIGHTS, HindsightTopic.EVALUATIONS, HindsightTopic.DATA_KEYS);
+                        HindsightTopic.KEYS, HindsightTopic.SPANS, HindsightTopic.DATA_KEYS,
+                        HindsightTopic.ERASURES);
+        assertThat(HindsightTopic.writtenBy("evaluation-service")).containsExactly(HindsightTopic.INSIGHTS,
+                HindsightTopic.EVALUATIONS, HindsightTopic.DATA_KEYS, HindsightTopic.ERASURES);
         assertThat(HindsightTopic.writtenBy("memory-service"))
-                .containsExactly(HindsightTopic.MEMORY, HindsightTopic.DATA_KEYS);
-        assertThat(HindsightTopic.writtenBy("query-service")).isEmpty();
+                .containsExactly(HindsightTopic.MEMORY, HindsightTopic.DATA_KEYS, HindsightTopic.ERASURES);
+        assertThat(HindsightTopic.writtenBy("query-service")).containsExactly(HindsightTopic.ERASURES);
         for (HindsightTopic topic : HindsightTopic.values()) {
             assertThat(topic.writers()).as(topic.name())
-                    .isEqualTo(topic == HindsightTopic.DATA_KEYS
-                            ? java.util.List.of("ingest-service", "evaluation-service", "memory-service")
-                            : java.util.List.of(topic.writer()));
+                    .isEqualTo(switch (topic) {
+                        case DATA_KEYS -> java.util.List.of("ingest-service", "evaluation-service", "memory-service");
+                        case ERASURES -> java.util.List.of("ingest-service", "query-service", "evaluation-service",
+                                "memory-service");
+                        default -> java.util.List.of(topic.writer());
+                    });
         }
         assertThat(HindsightTopic.EVALUATIONS.key()).isEqualTo(HindsightTopic.DECISIONS.key());
         assertThat(HindsightTopic.INSIGHTS.key()).isEqualTo(HindsightTopic.REASONING.key());

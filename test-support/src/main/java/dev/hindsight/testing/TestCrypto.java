@@ -108,6 +108,30 @@ public final class TestCrypto {
     }
 
     /**
+     * Whether {@code value}, stored on {@code topic}, is a sealed Hindsight event whose data key (or a key above it)
+     * is destroyed on the key topic as it is now, read from its beginning with nothing cached: what any service
+     * could still obtain. A sealed event whose key still opens is not erased; an event in clear never is.
+     */
+    public static boolean erased(String bootstrapServers, String topic, byte[] value) {
+        Decoded decoded;
+        synchronized (BLIND) {
+            if (!blindConfigured) {
+                BLIND.configure(Map.of("apicurio.registry.url", TestRegistry.url()), false);
+                blindConfigured = true;
+            }
+            decoded = BLIND.deserialize(topic, value);
+        }
+        if (!decoded.unopened() || !(decoded.envelope() instanceof SpecificRecordBase envelope)
+                || !(envelope.get("payload") instanceof Sealed sealed)) {
+            return false;
+        }
+        EventHeader header = (EventHeader) envelope.get("header");
+        DataKeyVault.Opening opening = vault(bootstrapServers)
+                .open(TenantId.of(header.getTenantId()), sealed.getKeyId()).toCompletableFuture().join();
+        return opening instanceof DataKeyVault.Erased;
+    }
+
+    /**
      * {@code records}, to be written to {@code topic}, sealed as a service seals them (ADR 0027): under a data key per
      * record key, made here and published to the key topic (and acknowledged) first. For tests that must project what
      * the log holds in production, where every such event is sealed.

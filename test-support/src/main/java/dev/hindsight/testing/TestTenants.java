@@ -21,7 +21,13 @@ public enum TestTenants {
     /** Likewise for its quota of bytes. */
     FLOOD_BYTES("tenant-flood-bytes", "test-key-tenant-flood-bytes", "ingest,read"),
     /** A tenant whose redaction policy is keep: its secrets reach the log as sent ({@link #config()}). */
-    KEEP("tenant-keep", "test-key-tenant-keep", "ingest,read");
+    KEEP("tenant-keep", "test-key-tenant-keep", "ingest,read"),
+    /** Tenant A's erasures (scope erase only, which no other persona has). */
+    ERASE_A("tenant-a", "test-key-erase-a", "erase"),
+    /**
+     * A tenant that a test erases whole: its keys stop working for the rest of the run, so no other test uses it.
+     */
+    ERASED("tenant-erased", "test-key-tenant-erased", "ingest,read,erase");
 
     private final String tenant;
     private final String key;

@@ -6,6 +6,7 @@ import dev.hindsight.events.EventHeader;
 import dev.hindsight.events.decisions.DecisionEvent;
 import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.platform.consumer.DeadLetters;
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.consumer.Ledger;
 import dev.hindsight.platform.consumer.Projection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
@@ -59,8 +60,8 @@ class AuditProjection extends Projection<SpecificRecordBase> {
             FROM inserted WHERE d.tenant_id = inserted.tenant_id AND d.message_id = inserted.message_id"""
             .formatted(TERMINAL);
 
-    public AuditProjection(Pool pool, DeadLetters deadLetters, ShadowEvaluator evaluator) {
-        super(pool, deadLetters, "audit", SpecificRecordBase.class);
+    public AuditProjection(Pool pool, DeadLetters deadLetters, ErasureLog erasures, ShadowEvaluator evaluator) {
+        super(pool, deadLetters, erasures, "audit", SpecificRecordBase.class);
         wakeAfterCommit(evaluator::wake);
     }
 

@@ -18,7 +18,9 @@ import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
@@ -49,7 +51,8 @@ public class InsightWorker extends BackgroundWork {
             FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[])
                  AS d(tenant_id, session_id, kind, message_index, state, error)
             WHERE (j.tenant_id, j.session_id, j.kind, j.message_index)
-                = (d.tenant_id, d.session_id, d.kind, d.message_index)""";
+                = (d.tenant_id, d.session_id, d.kind, d.message_index)
+            RETURNING j.tenant_id, j.session_id, j.kind, j.message_index""";
     private static final String RETRY = """
             UPDATE insight_job SET state = 'pending', lease_until = NULL, last_error = $5,
                    due_at = now() + make_interval(secs => $6)
@@ -68,6 +71,14 @@ public class InsightWorker extends BackgroundWork {
 
     /** A finished job: what it publishes and the state it ends in. */
     private record Completion(InsightJob job, Outbox.Event event, String state, String error) {
+    }
+
+    /** A job's row: a job whatever its attempt. */
+    private record JobKey(TenantId tenant, String sessionId, InsightJob.Kind kind, int messageIndex) {
+
+        static JobKey of(InsightJob job) {
+            return new JobKey(job.tenant(), job.sessionId(), job.kind(), job.messageIndex());
+        }
     }
 
     public InsightWorker(Pool pool, Vertx vertx, Outbox outbox, OutboxRelay relay, InsightInputs inputs,
@@ -192,10 +203,27 @@ public class InsightWorker extends BackgroundWork {
             states[i] = c.state();
             errors[i] = c.error();
         }
-        return pool.withTransaction(tx -> outbox.add(tx, done.stream().map(Completion::event).toList())
-                        .chain(() -> tx.preparedQuery(DONE).execute(Tuple.from(java.util.Arrays.asList(
-                                tenants, sessions, kinds, indexes, states, errors)))))
-                .invoke(relay::wake)
+        return pool.withTransaction(tx -> tx.preparedQuery(DONE).execute(Tuple.from(java.util.Arrays.asList(
+                        tenants, sessions, kinds, indexes, states, errors)))
+                        .chain(recorded -> {
+                            // A job whose row is gone had its session erased while it ran (ADR 0028): what it
+                            // produced is never published. The erasure deletes the row before the outbox, so a job
+                            // recorded first has its event deleted with the rest.
+                            Set<JobKey> still = new HashSet<>();
+                            for (Row row : recorded) {
+                                still.add(new JobKey(TenantId.of(row.getString("tenant_id")),
+                                        row.getString("session_id"), InsightJob.Kind.of(row.getString("kind")),
+                                        row.getInteger("message_index")));
+                            }
+                            List<Outbox.Event> events = done.stream().filter(c -> still.contains(JobKey.of(c.job())))
+                                    .map(Completion::event).toList();
+                            return outbox.add(tx, events).replaceWith(!events.isEmpty());
+                        }))
+                .invoke(added -> {
+                    if (added) {
+                        relay.wake();
+                    }
+                })
                 .replaceWithVoid();
     }
 

@@ -45,8 +45,10 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 public class OutboxRelay extends BackgroundWork {
 
     private static final String NEXT = """
-            SELECT id, topic, record_key, event_id, envelope FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED""";
-    private static final String DELETE = "DELETE FROM outbox WHERE id = ANY($1)";
+            SELECT id, topic, record_key, event_id, envelope FROM outbox /* every tenant: in id order */
+            ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED""";
+    private static final String DELETE = """
+            DELETE FROM outbox /* every tenant: the rows just published */ WHERE id = ANY($1)""";
     private static final String PRINCIPAL = "hindsight-evaluation";
     /** A key not acknowledged by then fails the round, which is tried again; nothing was sent. */
     private static final Duration ACK_TIMEOUT = Duration.ofSeconds(30);

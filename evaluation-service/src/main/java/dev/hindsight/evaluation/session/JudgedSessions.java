@@ -17,6 +17,7 @@ import dev.hindsight.events.reasoning.SessionKind;
 import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.reasoning.ThinkingStep;
 import dev.hindsight.platform.consumer.DeadLetters;
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.consumer.LedgeredProjection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.events.TraceActivity;
@@ -99,9 +100,9 @@ class JudgedSessions extends LedgeredProjection<ReasoningEvent> {
     private final Outbox outbox;
     private final Clock clock = Clock.systemUTC();
 
-    public JudgedSessions(Pool pool, DeadLetters deadLetters, InsightWorker worker, InsightModels models,
+    public JudgedSessions(Pool pool, DeadLetters deadLetters, ErasureLog erasures, InsightWorker worker, InsightModels models,
             Outbox outbox, OutboxRelay relay) {
-        super(pool, deadLetters, "reasoning", CONSUMER, ReasoningEvent.class, ReasoningEvent::getHeader);
+        super(pool, deadLetters, erasures, "reasoning", CONSUMER, ReasoningEvent.class, ReasoningEvent::getHeader);
         this.models = models;
         this.outbox = outbox;
         wakeAfterCommit(worker::wake);

@@ -64,7 +64,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @RolesAllowed(Scopes.ADMIN)
 class KeyResource {
 
-    private static final Set<String> SCOPES = Set.of(Scopes.INGEST, Scopes.READ, Scopes.ADMIN);
+    private static final Set<String> SCOPES = Set.of(Scopes.INGEST, Scopes.READ, Scopes.ADMIN, Scopes.ERASE);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Body of an issue: what the key may do, what it is for, until when. */

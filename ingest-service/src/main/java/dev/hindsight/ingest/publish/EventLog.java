@@ -7,8 +7,9 @@ import dev.hindsight.events.signals.SignalEvent;
 import dev.hindsight.events.spans.SpanEvent;
 import dev.hindsight.ingest.quota.TenantQuotas;
 import dev.hindsight.platform.auth.TenantContext;
-import dev.hindsight.platform.kafka.Publisher.Outgoing;
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.kafka.Publisher;
+import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.kafka.Receipt;
 import dev.hindsight.platform.problem.Problem;
 import dev.hindsight.platform.problem.ProblemException;
@@ -59,6 +60,8 @@ public class EventLog {
     /** While now is before this (System.nanoTime), Kafka is considered away: answer 503 without trying. */
     private final AtomicLong openUntil = new AtomicLong(System.nanoTime());
 
+    private final ErasureLog erasures;
+
     /** A channel's Kafka producer and topic. */
     private record Sink<T>(KafkaProducer<String, T> producer, String topic) {
     }
@@ -79,7 +82,9 @@ public class EventLog {
             IngestConfig config,
             TenantContext tenant,
             TenantQuotas quotas,
-            EventSealing sealer) {
+            EventSealing sealer,
+            ErasureLog erasures) {
+        this.erasures = erasures;
         this.reasoningTransactions = reasoningTransactions;
         this.reasoning = sink(kafka, channels, "reasoning");
         this.decisions = sink(kafka, channels, "decisions");
@@ -103,6 +108,10 @@ public class EventLog {
      * of the events or none of them. Completes after the commit.
      */
     public Uni<List<Receipt>> reasoningAtomically(List<Outgoing<ReasoningEvent>> events) {
+        ProblemException gone = gone(events);
+        if (gone != null) {
+            return Uni.createFrom().failure(gone);
+        }
         List<OutgoingMessageMetadata<RecordMetadata>> written = new ArrayList<>(events.size());
         return guarded(events.size(), () -> sealer.seal(reasoning.topic(), events).chain(sealed ->
                 reasoningTransactions.withTransaction(tx -> {
@@ -146,6 +155,10 @@ public class EventLog {
 
     /** As {@link #durable}, with the events sealed first: every topic that carries what producers wrote. */
     private <T extends SpecificRecordBase> Uni<List<Receipt>> sealed(Sink<T> sink, List<Outgoing<T>> events) {
+        ProblemException gone = gone(events);
+        if (gone != null) {
+            return Uni.createFrom().failure(gone);
+        }
         return guarded(events.size(), () -> sealer.seal(sink.topic(), events)
                 .chain(sealed -> Publisher.sendAll(sink.producer(), sink.topic(), sealed)));
     }
@@ -198,6 +211,30 @@ public class EventLog {
                             failure.toString(), openFor.toSeconds());
                     return unavailable();
                 });
+    }
+
+    /**
+     * 410 when an event is for a session, message or trace that was erased (or the caller's tenant is being
+     * erased): a late retry must not bring it back (ADR 0028). Nothing of the request is published.
+     */
+    private <T> ProblemException gone(List<Outgoing<T>> events) {
+        String caller = tenant.tenant().value();
+        java.util.Set<String> erased = null;
+        for (Outgoing<T> event : events) {
+            if (erasures.erased(caller, event.key())) {
+                if (erased == null) {
+                    erased = new java.util.TreeSet<>();
+                }
+                erased.add(event.key());
+            }
+        }
+        if (erased == null) {
+            return null;
+        }
+        List<Problem.FieldError> errors = erased.stream().limit(20)
+                .map(id -> new Problem.FieldError("id", id + " was erased")).toList();
+        return new ProblemException(Problem.of(410, "Gone", "This request is about erased data (a session, message "
+                + "or trace, or the tenant, was erased); nothing of it was accepted.", errors));
     }
 
     private static boolean isTooLarge(Throwable failure) {

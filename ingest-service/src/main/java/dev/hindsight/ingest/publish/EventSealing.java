@@ -8,6 +8,7 @@ import dev.hindsight.events.reasoning.SessionStarted;
 import dev.hindsight.events.spans.SpanRecorded;
 import dev.hindsight.platform.crypto.DataKeys;
 import dev.hindsight.platform.crypto.Kms;
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.kafka.DataKeyIssuer;
 import dev.hindsight.platform.kafka.EventSealer;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
@@ -53,10 +54,14 @@ public class EventSealing {
     private final EventSealer sealer;
 
     public EventSealing(DataKeyIssuer issuer, IngestConfig ingest, Config config,
-            @Identifier("default-kafka-broker") Map<String, Object> kafka) {
+            @Identifier("default-kafka-broker") Map<String, Object> kafka, ErasureLog erasures) {
         this.sealer = ingest.seal()
                 ? new EventSealer(issuer, POLICY, kafka, config)
                 : null;
+        if (sealer != null) {
+            // On every replica, as it reads the erasure log: no key it holds may be a destroyed one.
+            erasures.onRequested(erasure -> sealer.forget(java.util.Set.copyOf(erasure.destroyedKeys())));
+        }
     }
 
     /** The data keys' issuer; the emitter is injected so that SmallRye creates the channel. */

@@ -3,6 +3,9 @@ package dev.hindsight.ingest.session;
 import dev.hindsight.platform.redact.Redactor;
 import dev.hindsight.events.reasoning.ReasoningEvent;
 import dev.hindsight.ingest.conflict.MessageConflicts;
+import dev.hindsight.ingest.erasure.ErasureRequest;
+import dev.hindsight.ingest.erasure.ErasureResource;
+import dev.hindsight.ingest.erasure.Erasures;
 import dev.hindsight.ingest.publish.EventLog;
 import dev.hindsight.ingest.request.EventIds;
 import dev.hindsight.ingest.request.Sender;
@@ -17,6 +20,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -46,8 +50,11 @@ class SessionIngestResource {
     private final TenantContext tenant;
     private final SessionEventMapper mapper;
 
+    private final Erasures erasures;
+
     public SessionIngestResource(EventLog publisher, MessageConflicts conflicts, TenantContext tenant,
-            Redactor redactor) {
+            Redactor redactor, Erasures erasures) {
+        this.erasures = erasures;
         this.mapper = new SessionEventMapper(Clock.systemUTC(), redactor);
         this.publisher = publisher;
         this.conflicts = conflicts;
@@ -101,6 +108,26 @@ class SessionIngestResource {
             }
             return publish(sessionId, events);
         });
+    }
+
+    @DELETE
+    @Path("/{sessionId}")
+    @RolesAllowed(Scopes.ERASE)
+    @Operation(operationId = "eraseSession", summary = "Erase a session",
+            description = "The short form of POST /v1/erasures with {\"session_ids\": [sessionId]}.")
+    @APIResponse(responseCode = "202", description = "Accepted: the keys are destroyed and the read models apply it; "
+            + "follow Location", content = @Content(mediaType = "application/json",
+                    schema = @Schema(implementation = ErasureResource.ErasureStatus.class)))
+    @APIResponse(responseCode = "404", description = "No such session in this tenant: nothing was erased",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    @APIResponse(responseCode = "503", description = "query-service or Kafka did not answer: nothing was erased",
+            content = @Content(mediaType = Problem.MEDIA_TYPE))
+    public Uni<Response> erase(
+            @PathParam("sessionId") @Size(max = 128) @Pattern(regexp = EventIds.PATTERN,
+                    message = EventIds.MESSAGE) String sessionId,
+            @Parameter(hidden = true) @HeaderParam("Authorization") String authorization) {
+        return erasures.erase(tenant.tenant(), tenant.principal(), authorization,
+                new ErasureRequest(List.of(sessionId), null, null)).map(ErasureResource::accepted);
     }
 
     /** 409 naming every message whose index already holds a different message. */

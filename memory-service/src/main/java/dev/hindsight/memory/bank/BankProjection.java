@@ -1,11 +1,14 @@
 package dev.hindsight.memory.bank;
 
+import dev.hindsight.events.memory.Embedding;
 import dev.hindsight.events.memory.MemoryDeleted;
 import dev.hindsight.events.memory.MemoryEmbedded;
 import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.events.memory.MemoryMerged;
 import dev.hindsight.events.memory.MemoryRecorded;
+import dev.hindsight.events.memory.MemoryRestated;
 import dev.hindsight.events.memory.MemorySignalRecorded;
+import dev.hindsight.events.memory.MemoryTextPart;
 import dev.hindsight.events.memory.ProjectPurged;
 import dev.hindsight.events.memory.WeightVotes;
 import dev.hindsight.memory.store.VectorStore;
@@ -17,6 +20,7 @@ import dev.hindsight.platform.consumer.DeadLetters;
 import dev.hindsight.platform.consumer.Ledger;
 import dev.hindsight.platform.consumer.Projection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.kafka.Decoded;
 import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Multi;
@@ -31,8 +35,10 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -46,22 +52,97 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * The vector store is written within the same transaction (see {@link VectorStore#put}); search ignores vectors
  * without a memory, so a store that cannot join the transaction is still correct: it is written before the rows that
  * make a vector visible, and cleared after they are gone.
+ *
+ * <p>Erasure (ADR 0028): the row keeps which sessions each part of the current text came from, a deleted memory
+ * leaves the sessions it came from ({@code deleted_memory}), nothing an erased session gave is applied, and a
+ * {@link MemoryRestated} replaces a memory's whole state, as a memory that survived an erasure was written again
+ * under a new key.
  */
 @Singleton
 class BankProjection extends Projection<MemoryEvent> {
 
     static final String CONSUMER = "memory.projection";
 
+    /** Its text came from the sessions it was recorded from: each part is attributed to all of them. */
     private static final String INSERT_MEMORY = """
             INSERT INTO memory (id, tenant_id, project_id, origin, title, description, content, outcome, tags,
-                                source_session_ids, recorded_at, created_at, updated_at)
-            SELECT $1, $2::text, $3::text, $4, $5, $6, $7, $8, $9, $10, $11::timestamptz, $11, $11
+                                source_session_ids, via, title_session_ids, description_session_ids,
+                                content_session_ids, recorded_at, created_at, updated_at)
+            SELECT $1, $2::text, $3::text, $4, $5, $6, $7, $8, $9, $10::text[], $12, $10, $10, $10, $11::timestamptz,
+                   $11, $11
             WHERE NOT EXISTS (SELECT 1 FROM project_purge p
                               WHERE p.tenant_id = $2 AND p.project_id = $3 AND p.purged_before >= $11)
             ON CONFLICT (id) DO NOTHING""";
+    /**
+     * A part the merge replaced now came from the merging sessions ($8); a part it kept keeps where it came from. The
+     * right-hand sides read the row as it was before this update.
+     */
     private static final String MERGE = """
-            UPDATE memory SET description = $3, content = $4, tags = $5, source_session_ids = $6, updated_at = $7
+            UPDATE memory SET
+                description_session_ids = CASE WHEN coalesce(description, '') IS DISTINCT FROM coalesce($3, '')
+                                               THEN $8::text[] ELSE description_session_ids END,
+                content_session_ids = CASE WHEN content IS DISTINCT FROM $4 THEN $8::text[]
+                                           ELSE content_session_ids END,
+                description = $3, content = $4, tags = $5, source_session_ids = $6, updated_at = $7
             WHERE tenant_id = $1 AND id = $2""";
+    /**
+     * A memory's whole state, replacing what the row says (or inserted, on a rebuild that reads none of its earlier
+     * events); not past a purge later than its first recording, nor over another tenant's row.
+     */
+    private static final String RESTATE = """
+            INSERT INTO memory AS m (id, tenant_id, project_id, origin, title, description, content, outcome, tags,
+                                     source_session_ids, via, title_session_ids, description_session_ids,
+                                     content_session_ids, explicit_positive, explicit_negative, usage_count,
+                                     outcome_positive, outcome_negative, recorded_at, created_at, updated_at)
+            SELECT $1, $2::text, $3::text, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
+                   $20::timestamptz, $20, $21
+            WHERE NOT EXISTS (SELECT 1 FROM project_purge p
+                              WHERE p.tenant_id = $2 AND p.project_id = $3 AND p.purged_before >= $20)
+            ON CONFLICT (id) DO UPDATE SET
+                origin = EXCLUDED.origin, title = EXCLUDED.title, description = EXCLUDED.description,
+                content = EXCLUDED.content, outcome = EXCLUDED.outcome, tags = EXCLUDED.tags,
+                source_session_ids = EXCLUDED.source_session_ids, via = coalesce(EXCLUDED.via, m.via),
+                title_session_ids = EXCLUDED.title_session_ids,
+                description_session_ids = EXCLUDED.description_session_ids,
+                content_session_ids = EXCLUDED.content_session_ids,
+                explicit_positive = EXCLUDED.explicit_positive, explicit_negative = EXCLUDED.explicit_negative,
+                usage_count = EXCLUDED.usage_count, outcome_positive = EXCLUDED.outcome_positive,
+                outcome_negative = EXCLUDED.outcome_negative, updated_at = greatest(m.updated_at, EXCLUDED.updated_at)
+            WHERE m.tenant_id = EXCLUDED.tenant_id
+            RETURNING id""";
+    /**
+     * Its signals become one aggregate per session, as the event gives them: the rows of its earlier signals are
+     * gone (a rebuild reads none of them), so the live database holds what a rebuild would.
+     */
+    private static final String RESTATE_DROP_SIGNALS = """
+            WITH mine AS (SELECT id FROM memory WHERE tenant_id = $1 AND id = $2),
+            individual AS (DELETE FROM memory_signal s USING mine WHERE s.memory_id = mine.id)
+            DELETE FROM memory_signal_aggregate a USING mine WHERE a.memory_id = mine.id""";
+    /** A statement of its own: the inserts of one statement do not see what its other parts deleted. */
+    private static final String RESTATE_SIGNALS = """
+            INSERT INTO memory_signal_aggregate (memory_id, session_id, explicit_positive, explicit_negative,
+                                                 usage_count, outcome_positive, outcome_negative, rolled_up_until)
+            SELECT m.id, t.session_id, t.ep, t.en, t.u, t.op, t.onn, $3
+            FROM memory m, unnest($4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[])
+                AS t(session_id, ep, en, u, op, onn)
+            WHERE m.tenant_id = $1 AND m.id = $2""";
+    /** The sessions that retrieved it, so that their outcomes still count for it. */
+    private static final String RESTATE_USES = """
+            INSERT INTO session_memory_use (tenant_id, session_id, memory_id, first_used)
+            SELECT $1, s, $2, $3 FROM unnest($4::text[]) AS s
+            ON CONFLICT DO NOTHING""";
+    /**
+     * A deleted memory leaves the sessions its events came from, so that erasing one of those sessions later still
+     * destroys the deleted memory's keys: its events hold that session's text on the log.
+     */
+    private static final String DELETE = """
+            WITH gone AS (
+                DELETE FROM memory WHERE tenant_id = $1 AND id = $2
+                RETURNING tenant_id, id, source_session_ids || title_session_ids || description_session_ids
+                                         || content_session_ids AS sessions)
+            INSERT INTO deleted_memory (tenant_id, memory_id, session_ids, deleted_at)
+            SELECT tenant_id, id, sessions, $3 FROM gone WHERE cardinality(sessions) > 0
+            ON CONFLICT DO NOTHING""";
     private static final String INSERT_SIGNAL = """
             INSERT INTO memory_signal (event_id, memory_id, kind, positive, session_id, source, recorded_at)
             SELECT $1, $2, $4, $5, $6, $7, $8 FROM memory WHERE id = $2 AND tenant_id = $3
@@ -125,13 +206,23 @@ class BankProjection extends Projection<MemoryEvent> {
             INSERT INTO project_purge AS p (tenant_id, project_id, purged_before) VALUES ($1, $2, $3)
             ON CONFLICT (tenant_id, project_id) DO UPDATE SET purged_before = greatest(p.purged_before, $3)""";
     private static final String PURGE_MEMORIES = """
-            DELETE FROM memory WHERE tenant_id = $1 AND project_id = $2 AND recorded_at <= $3 RETURNING id""";
+            WITH gone AS (
+                DELETE FROM memory WHERE tenant_id = $1 AND project_id = $2 AND recorded_at <= $3
+                RETURNING tenant_id, id, source_session_ids || title_session_ids || description_session_ids
+                                         || content_session_ids AS sessions),
+            kept AS (
+                INSERT INTO deleted_memory (tenant_id, memory_id, session_ids, deleted_at)
+                SELECT tenant_id, id, sessions, $3 FROM gone WHERE cardinality(sessions) > 0
+                ON CONFLICT DO NOTHING)
+            SELECT id FROM gone""";
 
     private final VectorStore vectors;
+    private final ErasureLog erasures;
 
-    public BankProjection(Pool pool, DeadLetters deadLetters, VectorStore vectors) {
-        super(pool, deadLetters, "memories", MemoryEvent.class);
+    public BankProjection(Pool pool, DeadLetters deadLetters, ErasureLog erasures, VectorStore vectors) {
+        super(pool, deadLetters, erasures, "memories", MemoryEvent.class);
         this.vectors = vectors;
+        this.erasures = erasures;
     }
 
     /** The changes other replicas made, and (on an empty database) the whole history, as read from the topic. */
@@ -151,29 +242,76 @@ class BankProjection extends Projection<MemoryEvent> {
      * ten memories costs one statement, not twenty.
      */
     public Uni<Void> write(SqlClient tx, List<MemoryEvent> events) {
-        return Ledger.claim(tx, "processed_event", CONSUMER, events, MemoryEvent::getHeader).flatMap(fresh -> {
-            List<List<MemoryEvent>> steps = new ArrayList<>();
-            List<MemoryEvent> signals = new ArrayList<>();
-            for (MemoryEvent event : fresh) {
-                if (event.getPayload() instanceof MemorySignalRecorded signal && signal.getWeightVotes() == null) {
-                    signals.add(event);
-                    continue;
-                }
-                if (!signals.isEmpty()) {
-                    steps.add(signals);
-                    signals = new ArrayList<>();
-                }
-                steps.add(List.of(event));
+        return claim(tx, events).flatMap(fresh -> applyClaimed(tx, fresh));
+    }
+
+    /**
+     * Records {@code events} in the ledger within {@code tx}, before they are applied: answers those not recorded
+     * before. Claimed ahead of publishing (an erasure's events), they make the consumer that reads them back wait
+     * for {@code tx} and then skip them, instead of locking the rows {@code tx} holds.
+     */
+    Uni<List<MemoryEvent>> claim(SqlClient tx, List<MemoryEvent> events) {
+        return Ledger.claim(tx, "processed_event", CONSUMER, events, MemoryEvent::getHeader);
+    }
+
+    /** Applies events {@link #claim} answered, in order, within {@code tx}. */
+    Uni<Void> applyClaimed(SqlClient tx, List<MemoryEvent> fresh) {
+        List<List<MemoryEvent>> steps = new ArrayList<>();
+        List<MemoryEvent> signals = new ArrayList<>();
+        for (MemoryEvent claimed : fresh) {
+            MemoryEvent event = withoutErased(claimed);
+            if (event == null) {
+                continue;
+            }
+            if (event.getPayload() instanceof MemorySignalRecorded signal && signal.getWeightVotes() == null) {
+                signals.add(event);
+                continue;
             }
             if (!signals.isEmpty()) {
                 steps.add(signals);
+                signals = new ArrayList<>();
             }
-            return Multi.createFrom().iterable(steps).onItem().transformToUniAndConcatenate(step ->
-                            step.size() == 1 && !(step.get(0).getPayload() instanceof MemorySignalRecorded plain
-                                    && plain.getWeightVotes() == null)
-                                    ? applyOne(tx, step.get(0)) : signals(tx, step))
-                    .collect().last().replaceWithVoid();
-        });
+            steps.add(List.of(event));
+        }
+        if (!signals.isEmpty()) {
+            steps.add(signals);
+        }
+        return Multi.createFrom().iterable(steps).onItem().transformToUniAndConcatenate(step ->
+                        step.size() == 1 && !(step.get(0).getPayload() instanceof MemorySignalRecorded plain
+                                && plain.getWeightVotes() == null)
+                                ? applyOne(tx, step.get(0)) : signals(tx, step))
+                .collect().last().replaceWithVoid();
+    }
+
+    /**
+     * {@code event} without what erased sessions gave it (ADR 0028), or null when nothing of it may be applied: a
+     * signal an erased session gave, a memory recorded from an erased session (its text came from it), a merge of an
+     * erased session's draft. The memory's record key is not erased, so the consumer skeleton lets these through: they
+     * were published before the erasure reached this service, or by a job that raced it, and neither the live
+     * database nor a rebuild may count them.
+     */
+    private MemoryEvent withoutErased(MemoryEvent event) {
+        String tenant = event.getHeader().getTenantId();
+        Object payload = event.getPayload();
+        if (payload instanceof MemorySignalRecorded signal) {
+            return signal.getSessionId() != null && erasures.erased(tenant, signal.getSessionId()) ? null : event;
+        }
+        if (payload instanceof MemoryRecorded recorded) {
+            return erasures.erasedAmong(tenant, recorded.getSourceSessionIds()).isEmpty() ? event : null;
+        }
+        if (payload instanceof MemoryMerged merged) {
+            if (merged.getMergedSessionId() != null && erasures.erased(tenant, merged.getMergedSessionId())) {
+                return null;
+            }
+            List<String> erased = erasures.erasedAmong(tenant, merged.getSourceSessionIds());
+            if (erased.isEmpty()) {
+                return event;
+            }
+            MemoryMerged kept = MemoryMerged.newBuilder(merged).setSourceSessionIds(merged.getSourceSessionIds()
+                    .stream().filter(session -> !erased.contains(session)).toList()).build();
+            return MemoryEvent.newBuilder(event).setPayload(kept).build();
+        }
+        return event;
     }
 
     /** Plain signals in one statement: their rows, the memories' totals, and which sessions used which memories. */
@@ -198,8 +336,11 @@ class BankProjection extends Projection<MemoryEvent> {
                     (recorded.getDescription()), recorded.getContent(),
                     recorded.getOutcome().name().toLowerCase(Locale.ROOT),
                     recorded.getTags().toArray(String[]::new),
-                    recorded.getSourceSessionIds().toArray(String[]::new), at))).replaceWithVoid();
+                    recorded.getSourceSessionIds().toArray(String[]::new), at, recorded.getVia()))).replaceWithVoid();
             return Uni.combine().all().unis(vector, row).discardItems();
+        }
+        if (payload instanceof MemoryRestated restated) {
+            return restate(tx, restated, tenant, project, memory, at);
         }
         if (payload instanceof MemoryMerged merged) {
             // New content, new vector: the memory's vectors of other models described the old text.
@@ -207,9 +348,13 @@ class BankProjection extends Projection<MemoryEvent> {
                     : vectors.put(tx, new VectorStore.Entry(tenant, project, memory, merged.getEmbedding().getModelId(),
                                     EmbeddingVectors.of(merged.getEmbedding())))
                             .flatMap(v -> vectors.retainOnly(tx, tenant, memory, merged.getEmbedding().getModelId()));
+            // The parts it replaced came from the merged session (from all its sources, for a merge naming none).
+            List<String> from = merged.getMergedSessionId() != null ? List.of(merged.getMergedSessionId())
+                    : merged.getSourceSessionIds();
             return vector.flatMap(v -> tx.preparedQuery(MERGE).execute(Tuple.tuple(Arrays.asList(tenant.value(), memory,
                     (merged.getDescription()), merged.getContent(), merged.getTags().toArray(String[]::new),
-                    merged.getSourceSessionIds().toArray(String[]::new), at)))).replaceWithVoid();
+                    merged.getSourceSessionIds().toArray(String[]::new), at, from.toArray(String[]::new)))))
+                    .replaceWithVoid();
         }
         if (payload instanceof MemoryEmbedded embedded) {
             // Kept only while the memory still says what was embedded (a merge in between made the vector stale).
@@ -221,8 +366,7 @@ class BankProjection extends Projection<MemoryEvent> {
                             : Uni.createFrom().voidItem());
         }
         if (payload instanceof MemoryDeleted) {
-            return tx.preparedQuery("DELETE FROM memory WHERE tenant_id = $1 AND id = $2")
-                    .execute(Tuple.of(tenant.value(), memory))
+            return tx.preparedQuery(DELETE).execute(Tuple.of(tenant.value(), memory, at))
                     .flatMap(done -> vectors.remove(tx, tenant, memory));
         }
         if (payload instanceof MemorySignalRecorded signal) {
@@ -240,6 +384,77 @@ class BankProjection extends Projection<MemoryEvent> {
                     });
         }
         throw new IllegalArgumentException("Unknown memory event payload " + payload.getClass().getName());
+    }
+
+    /**
+     * The memory as a {@link MemoryRestated} says it stands: its row (totals included), its vectors of every model and
+     * its signals, one aggregate per session, replace what was there. Signals of a session erased since it was written
+     * are left out.
+     */
+    private Uni<Void> restate(SqlClient tx, MemoryRestated restated, TenantId tenant, String project, UUID memory,
+            OffsetDateTime at) {
+        MemoryRecorded state = restated.getMemory();
+        List<String> sessions = new ArrayList<>();
+        List<Long> ep = new ArrayList<>();
+        List<Long> en = new ArrayList<>();
+        List<Long> usage = new ArrayList<>();
+        List<Long> op = new ArrayList<>();
+        List<Long> on = new ArrayList<>();
+        List<String> users = new ArrayList<>();
+        restated.getSignals().forEach((session, totals) -> {
+            if (!session.isEmpty() && erasures.erased(tenant.value(), session)) {
+                return;
+            }
+            sessions.add(session);
+            ep.add(totals.getExplicitPositive());
+            en.add(totals.getExplicitNegative());
+            usage.add(totals.getUsage());
+            op.add(totals.getOutcomePositive());
+            on.add(totals.getOutcomeNegative());
+            if (!session.isEmpty() && totals.getUsage() > 0) {
+                users.add(session);
+            }
+        });
+        Map<MemoryTextPart, List<String>> parts = new EnumMap<>(MemoryTextPart.class);
+        for (MemoryTextPart part : MemoryTextPart.values()) {
+            parts.put(part, new ArrayList<>());
+        }
+        restated.getTextSources().forEach((session, of) -> of.forEach(part -> parts.get(part).add(session)));
+        Tuple row = Tuple.tuple(Arrays.asList(memory, tenant.value(), project,
+                state.getOrigin().name().toLowerCase(Locale.ROOT), state.getTitle(), state.getDescription(),
+                state.getContent(), state.getOutcome().name().toLowerCase(Locale.ROOT),
+                state.getTags().toArray(String[]::new), state.getSourceSessionIds().toArray(String[]::new),
+                MemoryEvents.UNKNOWN_VIA.equals(state.getVia()) ? null : state.getVia(),
+                parts.get(MemoryTextPart.TITLE).toArray(String[]::new),
+                parts.get(MemoryTextPart.DESCRIPTION).toArray(String[]::new),
+                parts.get(MemoryTextPart.CONTENT).toArray(String[]::new), sum(ep), sum(en), sum(usage), sum(op),
+                sum(on), time(restated.getRecordedAt()), at));
+        return tx.preparedQuery(RESTATE).execute(row).flatMap(written -> {
+            if (written.size() == 0) {
+                return Uni.createFrom().voidItem();   // purged since it was first recorded, or another tenant's id
+            }
+            List<Embedding> embeddings = new ArrayList<>();
+            embeddings.add(state.getEmbedding());
+            embeddings.addAll(restated.getEmbeddings());
+            Uni<Void> chain = vectors.remove(tx, tenant, memory);
+            for (Embedding embedding : embeddings) {
+                chain = chain.flatMap(v -> vectors.put(tx, new VectorStore.Entry(tenant, project, memory,
+                        embedding.getModelId(), EmbeddingVectors.of(embedding))));
+            }
+            return chain
+                    .flatMap(v -> tx.preparedQuery(RESTATE_DROP_SIGNALS).execute(Tuple.of(tenant.value(), memory)))
+                    .flatMap(v -> tx.preparedQuery(RESTATE_SIGNALS).execute(Tuple.tuple(Arrays.asList(tenant.value(),
+                            memory, at, sessions.toArray(String[]::new), ep.toArray(Long[]::new),
+                            en.toArray(Long[]::new), usage.toArray(Long[]::new), op.toArray(Long[]::new),
+                            on.toArray(Long[]::new)))))
+                    .flatMap(v -> users.isEmpty() ? Uni.createFrom().voidItem()
+                            : tx.preparedQuery(RESTATE_USES).execute(Tuple.tuple(Arrays.asList(tenant.value(), memory,
+                                    at, users.toArray(String[]::new)))).replaceWithVoid());
+        });
+    }
+
+    private static long sum(List<Long> counts) {
+        return counts.stream().mapToLong(Long::longValue).sum();
     }
 
     private Uni<Void> signal(SqlClient tx, MemoryEvent event, MemorySignalRecorded signal, TenantId tenant,

@@ -19,6 +19,12 @@ public final class MemoryEvents {
     /** The producer principal of events memory-service decides on its own (distillation, session outcomes). */
     public static final String SERVICE_PRINCIPAL = "memory-service";
 
+    /**
+     * The {@code via} of a memory written again whose first recording did not say (recorded before the database kept
+     * it): a projection that knows better keeps what it knows.
+     */
+    public static final String UNKNOWN_VIA = "unknown";
+
     private MemoryEvents() {
     }
 

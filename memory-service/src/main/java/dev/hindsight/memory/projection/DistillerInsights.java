@@ -9,6 +9,7 @@ import dev.hindsight.events.insights.TraceJudged;
 import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.work.MemoryWorker;
 import dev.hindsight.platform.consumer.DeadLetters;
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.consumer.LedgeredProjection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.kafka.Decoded;
@@ -52,8 +53,8 @@ class DistillerInsights extends LedgeredProjection<InsightEvent> {
 
     private final MemoryConfig config;
 
-    public DistillerInsights(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config) {
-        super(pool, deadLetters, "insights", CONSUMER, InsightEvent.class, InsightEvent::getHeader);
+    public DistillerInsights(Pool pool, DeadLetters deadLetters, ErasureLog erasures, MemoryWorker worker, MemoryConfig config) {
+        super(pool, deadLetters, erasures, "insights", CONSUMER, InsightEvent.class, InsightEvent::getHeader);
         this.config = config;
         wakeAfterCommit(worker::wake);
     }

@@ -11,6 +11,7 @@ import dev.hindsight.events.reasoning.ThinkingStep;
 import dev.hindsight.memory.config.MemoryConfig;
 import dev.hindsight.memory.work.MemoryWorker;
 import dev.hindsight.platform.consumer.DeadLetters;
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.consumer.LedgeredProjection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
 import dev.hindsight.platform.events.TraceActivity;
@@ -70,8 +71,8 @@ class DistillerSessions extends LedgeredProjection<ReasoningEvent> {
 
     private final MemoryConfig config;
 
-    public DistillerSessions(Pool pool, DeadLetters deadLetters, MemoryWorker worker, MemoryConfig config) {
-        super(pool, deadLetters, "reasoning", CONSUMER, ReasoningEvent.class, ReasoningEvent::getHeader);
+    public DistillerSessions(Pool pool, DeadLetters deadLetters, ErasureLog erasures, MemoryWorker worker, MemoryConfig config) {
+        super(pool, deadLetters, erasures, "reasoning", CONSUMER, ReasoningEvent.class, ReasoningEvent::getHeader);
         this.config = config;
         wakeAfterCommit(worker::wake);
     }

@@ -13,6 +13,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -97,6 +98,19 @@ public class PgVectorStore implements VectorStore {
                 DELETE FROM memory_vector /* every tenant: retiring a model */ WHERE (memory_id, model_id) IN (
                     SELECT memory_id, model_id FROM memory_vector WHERE model_id <> $1 LIMIT $2)""")
                 .execute(Tuple.of(keep, limit)).map(done -> done.rowCount());
+    }
+
+    @Override
+    public Uni<Map<String, float[]>> of(SqlClient tx, TenantId tenant, UUID memoryId) {
+        return tx.preparedQuery("""
+                SELECT model_id, embedding::real[] FROM memory_vector WHERE tenant_id = $1 AND memory_id = $2
+                ORDER BY model_id""").execute(Tuple.of(tenant.value(), memoryId)).map(rows -> {
+                    Map<String, float[]> vectors = new LinkedHashMap<>();
+                    for (Row row : rows) {
+                        vectors.put(row.getString(0), SearchRule.vectorOf(row.getArrayOfFloats(1)));
+                    }
+                    return vectors;
+                });
     }
 
     @Override

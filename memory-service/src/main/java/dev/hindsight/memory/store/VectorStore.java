@@ -36,6 +36,12 @@ public interface VectorStore {
      */
     Uni<Void> retainOnly(SqlClient tx, TenantId tenant, UUID memoryId, String modelId);
 
+    /**
+     * The memory's vectors by model, read within {@code tx}: every generation it has, to be written again as they are
+     * (a memory re-keyed after an erasure, ADR 0028).
+     */
+    Uni<Map<String, float[]>> of(SqlClient tx, TenantId tenant, UUID memoryId);
+
     /** Removes the project's vectors of memories in {@code memoryIds} (a purge passes the ones it deleted). */
     Uni<Void> removeAll(SqlClient tx, TenantId tenant, List<UUID> memoryIds);
 

@@ -16,7 +16,8 @@ import org.jboss.logging.Logger;
  * The daily rollup (design.md § Signal storage): signals older than {@code keep-individually} (30 days) leave the
  * individual log and are added to their memory's aggregate, in one statement, so a signal is counted exactly once at
  * every moment. Memories' signal totals, and so their confidence, do not change. Replicas may run it at the same time:
- * a row can be deleted (and counted) by one of them only.
+ * a row can be deleted (and counted) by one of them only. The aggregate keeps one row per memory and session ('' for
+ * signals that named none), so that erasing a session can still subtract what it gave (ADR 0028).
  */
 @Singleton
 public class SignalRollupJob extends BackgroundWork {
@@ -25,19 +26,20 @@ public class SignalRollupJob extends BackgroundWork {
 
     private static final String ROLLUP = """
             WITH old AS (
-                DELETE FROM memory_signal WHERE recorded_at < $1 RETURNING memory_id, kind, positive),
+                DELETE FROM memory_signal WHERE recorded_at < $1
+                RETURNING memory_id, coalesce(session_id, '') AS session_id, kind, positive),
             counts AS (
-                SELECT memory_id,
+                SELECT memory_id, session_id,
                        count(*) FILTER (WHERE kind = 'explicit' AND positive) AS ep,
                        count(*) FILTER (WHERE kind = 'explicit' AND NOT positive) AS en,
                        count(*) FILTER (WHERE kind = 'usage') AS u,
                        count(*) FILTER (WHERE kind = 'outcome' AND positive) AS op,
                        count(*) FILTER (WHERE kind = 'outcome' AND NOT positive) AS onn
-                FROM old GROUP BY memory_id)
-            INSERT INTO memory_signal_aggregate AS a (memory_id, explicit_positive, explicit_negative, usage_count,
-                                                      outcome_positive, outcome_negative, rolled_up_until)
-            SELECT memory_id, ep, en, u, op, onn, $1 FROM counts
-            ON CONFLICT (memory_id) DO UPDATE SET
+                FROM old GROUP BY memory_id, session_id)
+            INSERT INTO memory_signal_aggregate AS a (memory_id, session_id, explicit_positive, explicit_negative,
+                                                      usage_count, outcome_positive, outcome_negative, rolled_up_until)
+            SELECT memory_id, session_id, ep, en, u, op, onn, $1 FROM counts
+            ON CONFLICT (memory_id, session_id) DO UPDATE SET
                 explicit_positive = a.explicit_positive + EXCLUDED.explicit_positive,
                 explicit_negative = a.explicit_negative + EXCLUDED.explicit_negative,
                 usage_count = a.usage_count + EXCLUDED.usage_count,
@@ -59,7 +61,7 @@ public class SignalRollupJob extends BackgroundWork {
         return rollUp(Instant.now().minus(config.signals().keepIndividually())).replaceWith(false);
     }
 
-    /** Rolls up every signal recorded before {@code cutoff}; completes with how many memories' aggregates grew. */
+    /** Rolls up every signal recorded before {@code cutoff}; completes with how many (memory, session) aggregates grew. */
     public Uni<Integer> rollUp(Instant cutoff) {
         return pool.withTransaction(tx -> tx.preparedQuery(ROLLUP)
                         .execute(Tuple.of(OffsetDateTime.ofInstant(cutoff, ZoneOffset.UTC))))

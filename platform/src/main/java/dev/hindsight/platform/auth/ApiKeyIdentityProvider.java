@@ -1,6 +1,7 @@
 package dev.hindsight.platform.auth;
 
 import dev.hindsight.platform.Hashing;
+import dev.hindsight.platform.erasure.ErasureLog;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
@@ -20,9 +21,12 @@ public class ApiKeyIdentityProvider implements IdentityProvider<TokenAuthenticat
     private final ApiKeys configured;
     private final KeyRing issued;
 
-    public ApiKeyIdentityProvider(AuthConfig config, KeyRing issued) {
+    private final ErasureLog erasures;
+
+    public ApiKeyIdentityProvider(AuthConfig config, KeyRing issued, ErasureLog erasures) {
         this.configured = new ApiKeys(config.apiKeys());
         this.issued = issued;
+        this.erasures = erasures;
     }
 
     @Override
@@ -53,9 +57,11 @@ public class ApiKeyIdentityProvider implements IdentityProvider<TokenAuthenticat
 
     /**
      * What the key with this SHA-256 grants now: configured (bootstrap) keys first, then the keys issued at run time;
-     * empty when it is unknown, expired or revoked.
+     * empty when it is unknown, expired or revoked, or its tenant's erasure is complete (ADR 0028: configured keys
+     * too, which no revocation reaches).
      */
     public Optional<ApiKeys.Grant> grant(String sha256) {
-        return configured.findHash(sha256).or(() -> issued.find(sha256, Instant.now()));
+        return configured.findHash(sha256).or(() -> issued.find(sha256, Instant.now()))
+                .filter(grant -> !erasures.tenantErased(grant.tenant()));
     }
 }

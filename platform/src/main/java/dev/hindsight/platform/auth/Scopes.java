@@ -9,6 +9,8 @@ public final class Scopes {
     public static final String READ = "read";
     /** Operator actions: rebuilds, retention, tenant-wide deletes. */
     public static final String ADMIN = "admin";
+    /** Erase sessions, a data subject or the whole tenant, and read what became of an erasure (ADR 0028). */
+    public static final String ERASE = "erase";
 
     private Scopes() {
     }

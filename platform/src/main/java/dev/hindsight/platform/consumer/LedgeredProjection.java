@@ -2,6 +2,7 @@ package dev.hindsight.platform.consumer;
 
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
+import dev.hindsight.platform.erasure.ErasureLog;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -19,9 +20,9 @@ public abstract class LedgeredProjection<E> extends Projection<E> {
     private final String consumer;
     private final Function<E, EventHeader> header;
 
-    protected LedgeredProjection(Pool pool, DeadLetters deadLetters, String channel, String consumer,
-            Class<E> envelopeType, Function<E, EventHeader> header) {
-        super(pool, deadLetters, channel, envelopeType);
+    protected LedgeredProjection(Pool pool, DeadLetters deadLetters, ErasureLog erasures, String channel,
+            String consumer, Class<E> envelopeType, Function<E, EventHeader> header) {
+        super(pool, deadLetters, erasures, channel, envelopeType);
         this.consumer = consumer;
         this.header = header;
     }

@@ -1,5 +1,6 @@
 package dev.hindsight.platform.consumer;
 
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.kafka.Decoded;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -25,10 +26,11 @@ public abstract class Projection<E> implements TransactionalBatches.Handler<E> {
     private final List<Runnable> afterCommit = new ArrayList<>();
 
     /** A projection of channel {@code channel} (its topics as configured). */
-    protected Projection(Pool pool, DeadLetters deadLetters, String channel, Class<E> envelopeType) {
+    protected Projection(Pool pool, DeadLetters deadLetters, ErasureLog erasures, String channel,
+            Class<E> envelopeType) {
         this.channel = Channel.incoming(channel);
         this.envelopeType = envelopeType;
-        this.batches = new TransactionalBatches(pool, deadLetters);
+        this.batches = new TransactionalBatches(pool, deadLetters, erasures);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.hindsight.platform.consumer;
 
+import dev.hindsight.events.EventHeader;
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.kafka.Decoded;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
@@ -16,12 +18,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.apache.avro.specific.SpecificRecordBase;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jboss.logging.Logger;
 
 /**
  * How every Hindsight consumer that writes PostgreSQL applies a polled batch: one database transaction per batch.
  * <ol>
+ * <li>nothing is applied before the erasure log is read (ADR 0028); records of an erased session, message, trace
+ * or tenant are skipped, whether their key was destroyed or they were written in clear;</li>
  * <li>sealed records whose data key cannot be opened yet are waited for; those whose key was destroyed are erased
  * and skipped (ADR 0027);</li>
  * <li>records that cannot be read, or are not the topic's envelope, go to the dead-letter topic as stored;</li>
@@ -45,10 +50,12 @@ public final class TransactionalBatches {
 
     private final Pool pool;
     private final DeadLetters deadLetters;
+    private final ErasureLog erasures;
 
-    public TransactionalBatches(Pool pool, DeadLetters deadLetters) {
+    public TransactionalBatches(Pool pool, DeadLetters deadLetters, ErasureLog erasures) {
         this.pool = pool;
         this.deadLetters = deadLetters;
+        this.erasures = erasures;
     }
 
     /** What a consumer does with the readable events of a batch. */
@@ -93,6 +100,18 @@ public final class TransactionalBatches {
 
     /** Applies {@code records}; completes when every record is applied, dead-lettered or found erased. */
     public <E> Uni<Void> process(Handler<E> handler, List<ConsumerRecord<String, Decoded>> records) {
+        if (!erasures.caughtUp()) {
+            // A rebuild from offset zero must know what was erased before it writes anything.
+            return Uni.createFrom().item(erasures::caughtUp)
+                    .invoke(ready -> {
+                        if (!ready) {
+                            throw new NotReady("the erasure log is not read yet");
+                        }
+                    })
+                    .onFailure(NotReady.class).retry().withBackOff(Duration.ofMillis(100), Duration.ofSeconds(1))
+                    .indefinitely()
+                    .chain(() -> process(handler, records));
+        }
         List<Decoded> values = new ArrayList<>(records.size());
         boolean unopened = false;
         for (ConsumerRecord<String, Decoded> record : records) {
@@ -135,13 +154,23 @@ public final class TransactionalBatches {
 
     private <E> Uni<Void> apply(Handler<E> handler, List<ConsumerRecord<String, Decoded>> records,
             List<Decoded> values) {
+        // Held until the batch is over, so that an erasure arriving meanwhile deletes again after it (ADR 0028).
+        long ticket = erasures.batchBegins();
+        return Uni.createFrom().deferred(() -> applyChecked(handler, records, values))
+                .onTermination().invoke(() -> erasures.batchEnded(ticket));
+    }
+
+    private <E> Uni<Void> applyChecked(Handler<E> handler, List<ConsumerRecord<String, Decoded>> records,
+            List<Decoded> values) {
         List<Consumed<E>> readable = new ArrayList<>(records.size());
         List<Uni<Void>> poison = new ArrayList<>();
         for (int i = 0; i < records.size(); i++) {
             ConsumerRecord<String, Decoded> record = records.get(i);
             Decoded value = values.get(i);
-            if (value != null && value.erased()) {
-                // Its data key was destroyed: nothing of it is written, and it is not poison.
+            if (value != null && (value.erased() || erasedOwner(value, record.key()))) {
+                // Its data key was destroyed, or its session, message, trace or tenant erased (a clear event from
+                // before sealing, or one sealed under a key issued as the erasure ran): nothing of it is written,
+                // and it is not poison.
                 Metrics.counter("hindsight.consumer.erased", "topic", handler.topic()).increment();
             } else if (value != null && handler.envelopeType().isInstance(value.envelope())) {
                 readable.add(new Consumed<>(record, handler.envelopeType().cast(value.envelope())));
@@ -171,6 +200,15 @@ public final class TransactionalBatches {
                 })
                 .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(10)).indefinitely();
         return deadLettered.chain(() -> applied);
+    }
+
+    private boolean erasedOwner(Decoded value, String recordKey) {
+        if (!(value.envelope() instanceof SpecificRecordBase envelope)
+                || envelope.getSchema().getField("header") == null
+                || !(envelope.get("header") instanceof EventHeader header)) {
+            return false;
+        }
+        return erasures.erased(header.getTenantId(), recordKey);
     }
 
     private <E> Uni<Void> oneByOne(Handler<E> handler, List<Consumed<E>> events) {

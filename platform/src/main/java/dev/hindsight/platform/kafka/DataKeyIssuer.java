@@ -104,6 +104,15 @@ public final class DataKeyIssuer {
                 .replaceWithVoid();
     }
 
+    /** Destroys every key of {@code keyIds} in one write; completes once Kafka acknowledged all of them. */
+    public Uni<Void> destroyAll(TenantId tenant, java.util.Collection<String> keyIds, ErasureReason reason) {
+        List<Outgoing<DataKeyEvent>> records = new ArrayList<>(keyIds.size());
+        for (String keyId : keyIds) {
+            records.add(record(tenant, keyId, DataKeyDestroyed.newBuilder().setReason(reason).build()));
+        }
+        return republish(records);
+    }
+
     /** Publishes records made elsewhere (a key re-wrapped, a destruction repeated); completes once acknowledged. */
     public Uni<Void> republish(List<Outgoing<DataKeyEvent>> records) {
         return records.isEmpty() ? Uni.createFrom().voidItem() : log.apply(records).replaceWithVoid();

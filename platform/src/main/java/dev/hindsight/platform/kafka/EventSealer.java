@@ -103,6 +103,20 @@ public final class EventSealer implements AutoCloseable {
     }
 
     /**
+     * Drops the keys at hand that are among {@code destroyed}, or wrapped by one of them (ADR 0028): an erased
+     * person's next session must get a key that works, not one under the person's destroyed key.
+     */
+    public void forget(Set<String> destroyed) {
+        if (destroyed.isEmpty()) {
+            return;
+        }
+        synchronized (keys) {
+            keys.values().removeIf(held -> destroyed.contains(held.key().keyId())
+                    || (held.parent() != null && destroyed.contains(held.parent().key().keyId())));
+        }
+    }
+
+    /**
      * {@code events}, to be published to {@code topic}, sealed; completes once every key they need is durable, on
      * the caller's Vert.x context when it has one. Fails when a key cannot be published (Kafka away): nothing was sent.
      */

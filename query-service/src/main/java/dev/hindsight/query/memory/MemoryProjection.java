@@ -5,6 +5,7 @@ import dev.hindsight.events.memory.MemoryEmbedded;
 import dev.hindsight.events.memory.MemoryEvent;
 import dev.hindsight.events.memory.MemoryMerged;
 import dev.hindsight.events.memory.MemoryRecorded;
+import dev.hindsight.events.memory.MemoryRestated;
 import dev.hindsight.events.memory.MemorySignalRecorded;
 import dev.hindsight.events.memory.ProjectPurged;
 import dev.hindsight.events.memory.WeightVotes;
@@ -130,6 +131,42 @@ class MemoryProjection extends ReadModelProjection<MemoryEvent> {
             merges AS (DELETE FROM {rm}.memory_merge WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone)),
             vectors AS (DELETE FROM {rm}.memory_vector WHERE tenant_id = $1 AND memory_id IN (SELECT memory_id FROM gone))
             SELECT count(*) FROM gone""";
+    /**
+     * A memory that survived an erasure, restated whole (ADR 0028): its text, sources, totals and vectors replace
+     * what is held (or are inserted: a rebuild reads none of its earlier events, whose keys are destroyed); the
+     * signals and merges of sessions that are no longer among its sources go.
+     */
+    private static final String RESTATE = """
+            WITH restated AS (
+                INSERT INTO {rm}.memory AS m (tenant_id, memory_id, project_id, origin, title, description, content,
+                        outcome, tags, source_session_ids, via, explicit_positive, explicit_negative, usage_count,
+                        outcome_positive, outcome_negative, recorded_at, updated_at)
+                SELECT $1, $2, $3::text, $4, $5, $6, $7, $8, $9, $10::text[], $11, $12, $13, $14, $15, $16,
+                       $17::timestamptz, $18
+                WHERE NOT EXISTS (SELECT 1 FROM {rm}.memory_project_purge p
+                                  WHERE p.tenant_id = $1 AND p.project_id = $3 AND p.purged_before >= $17)
+                ON CONFLICT (tenant_id, memory_id) DO UPDATE SET title = EXCLUDED.title,
+                    description = EXCLUDED.description, content = EXCLUDED.content, outcome = EXCLUDED.outcome,
+                    tags = EXCLUDED.tags, source_session_ids = EXCLUDED.source_session_ids,
+                    explicit_positive = EXCLUDED.explicit_positive, explicit_negative = EXCLUDED.explicit_negative,
+                    usage_count = EXCLUDED.usage_count, outcome_positive = EXCLUDED.outcome_positive,
+                    outcome_negative = EXCLUDED.outcome_negative, updated_at = greatest(m.updated_at, EXCLUDED.updated_at)
+                RETURNING tenant_id, memory_id, project_id),
+            vectors AS (
+                INSERT INTO {rm}.memory_vector (tenant_id, memory_id, project_id, model_id, embedding)
+                SELECT r.tenant_id, r.memory_id, r.project_id, v.model_id, v.embedding::vector
+                FROM restated r, unnest($19::text[], $20::text[]) AS v(model_id, embedding)
+                ON CONFLICT (tenant_id, memory_id, model_id) DO UPDATE SET embedding = EXCLUDED.embedding),
+            stale AS (
+                DELETE FROM {rm}.memory_vector v USING restated r
+                WHERE v.tenant_id = $1 AND v.memory_id = r.memory_id AND NOT (v.model_id = ANY($19::text[]))),
+            signals AS (
+                DELETE FROM {rm}.memory_signal s USING restated r
+                WHERE s.tenant_id = $1 AND s.memory_id = r.memory_id AND s.session_id IS NOT NULL
+                  AND s.session_id <> '' AND NOT (s.session_id = ANY($21::text[])))
+            DELETE FROM {rm}.memory_merge g USING restated r
+            WHERE g.tenant_id = $1 AND g.memory_id = r.memory_id AND g.merged_session_id IS NOT NULL
+              AND NOT (g.merged_session_id = ANY($10::text[]))""";
     private static final String PURGE = """
             WITH mark AS (
                 INSERT INTO {rm}.memory_project_purge AS p (tenant_id, project_id, purged_before) VALUES ($1, $2, $3)
@@ -202,6 +239,11 @@ class MemoryProjection extends ReadModelProjection<MemoryEvent> {
                 rows.add(Tuple.tuple(Arrays.asList(tenant(event).value(), memory(event), e.getEmbedding().getModelId(),
                         SearchRule.vectorLiteral(EmbeddingVectors.of(e.getEmbedding())), e.getTextMd5())));
             }
+        } else if (first instanceof MemoryRestated) {
+            statement = RESTATE;
+            for (MemoryEvent event : run) {
+                rows.add(restated(event));
+            }
         } else if (first instanceof MemoryDeleted) {
             statement = DELETE;
             for (MemoryEvent event : run) {
@@ -247,6 +289,34 @@ class MemoryProjection extends ReadModelProjection<MemoryEvent> {
         args.addAll(WeightLearning.priors());
         args.addAll(WeightLearning.increments(votes));
         return Tuple.tuple(args);
+    }
+
+    private static Tuple restated(MemoryEvent event) {
+        MemoryRestated restated = (MemoryRestated) event.getPayload();
+        MemoryRecorded r = restated.getMemory();
+        long[] totals = new long[5];
+        List<String> signalling = new ArrayList<>();
+        restated.getSignals().forEach((session, t) -> {
+            signalling.add(session.toString());
+            totals[0] += t.getExplicitPositive();
+            totals[1] += t.getExplicitNegative();
+            totals[2] += t.getUsage();
+            totals[3] += t.getOutcomePositive();
+            totals[4] += t.getOutcomeNegative();
+        });
+        List<String> models = new ArrayList<>();
+        List<String> vectors = new ArrayList<>();
+        models.add(r.getEmbedding().getModelId());
+        vectors.add(SearchRule.vectorLiteral(EmbeddingVectors.of(r.getEmbedding())));
+        for (var embedding : restated.getEmbeddings()) {
+            models.add(embedding.getModelId());
+            vectors.add(SearchRule.vectorLiteral(EmbeddingVectors.of(embedding)));
+        }
+        return Tuple.tuple(Arrays.asList(tenant(event).value(), memory(event), event.getProjectId(),
+                lower(r.getOrigin()), r.getTitle(), r.getDescription(), r.getContent(), lower(r.getOutcome()),
+                r.getTags().toArray(String[]::new), r.getSourceSessionIds().toArray(String[]::new), r.getVia(),
+                totals[0], totals[1], totals[2], totals[3], totals[4], Json.utc(restated.getRecordedAt()), at(event),
+                models.toArray(String[]::new), vectors.toArray(String[]::new), signalling.toArray(String[]::new)));
     }
 
     private static TenantId tenant(MemoryEvent event) {

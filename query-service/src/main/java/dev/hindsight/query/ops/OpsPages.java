@@ -2,6 +2,7 @@ package dev.hindsight.query.ops;
 
 import dev.hindsight.memorymodel.search.SearchModel;
 import dev.hindsight.platform.auth.Scopes;
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.query.console.ConsoleAccess;
 import dev.hindsight.query.console.Layout;
 import dev.hindsight.query.console.Text;
@@ -36,7 +37,7 @@ class OpsPages {
     /** What the page shows; a part that could not be read carries the reason instead. */
     public record Ops(List<Generation> generations, String generationsError, Embedding embedding,
             String embeddingError, List<KafkaOverview.GroupLag> groups, String groupsError,
-            List<KafkaOverview.DeadLetters> deadLetters, String deadLettersError) {
+            List<KafkaOverview.DeadLetters> deadLetters, String deadLettersError, List<Erasure> erasures) {
 
         public long deadLettered() {
             return deadLetters == null ? 0 : deadLetters.stream().mapToLong(KafkaOverview.DeadLetters::records).sum();
@@ -67,12 +68,39 @@ class OpsPages {
     public record ModelVectors(String model, long vectors) {
     }
 
+    /**
+     * One erasure of the viewer's tenant, as the erasure log says (ADR 0028): never what was erased, only what was
+     * named (a subject as the start of its keyed hash), how much, and which read models applied it when.
+     */
+    public record Erasure(String id, String requestedAt, String requestedBy, String selector, String selectorHash,
+            int sessions, String status, List<String> applied) {
+
+        static Erasure of(ErasureLog.Erasure e) {
+            List<String> applied = new java.util.ArrayList<>();
+            for (String service : ErasureLog.READ_MODELS) {
+                ErasureLog.Applied done = e.applied().get(service);
+                applied.add(done == null ? service + ": pending" : service + ": "
+                        + Text.when(done.at().atOffset(java.time.ZoneOffset.UTC)) + " " + done.erased().entrySet()
+                                .stream().filter(c -> c.getValue() > 0).map(c -> c.getKey() + " " + c.getValue())
+                                .collect(java.util.stream.Collectors.joining(", ")));
+            }
+            return new Erasure(e.id(), Text.when(e.requestedAt().atOffset(java.time.ZoneOffset.UTC)), e.principal(),
+                    e.selector().toLowerCase(java.util.Locale.ROOT),
+                    e.selectorHash() == null ? null : e.selectorHash().substring(0, 12), e.sessionIds().size(),
+                    e.complete() ? "complete" : "pending", applied);
+        }
+    }
+
     private final ConsoleAccess access;
     private final Generations generations;
     private final KafkaOverview kafka;
     private final MemoryVectors vectors;
 
-    public OpsPages(ConsoleAccess access, Generations generations, KafkaOverview kafka, MemoryVectors vectors) {
+    private final ErasureLog erasures;
+
+    public OpsPages(ConsoleAccess access, Generations generations, KafkaOverview kafka, MemoryVectors vectors,
+            ErasureLog erasures) {
+        this.erasures = erasures;
         this.access = access;
         this.generations = generations;
         this.kafka = kafka;
@@ -92,7 +120,9 @@ class OpsPages {
                 .map(parts -> ConsoleAccess.html(200, Templates.ops(new Layout(viewer, "Operations"), new Ops(
                         parts.getItem1().value(), parts.getItem1().error(), parts.getItem2().value(),
                         parts.getItem2().error(), parts.getItem3().value(), parts.getItem3().error(),
-                        parts.getItem4().value(), parts.getItem4().error())).render())));
+                        parts.getItem4().value(), parts.getItem4().error(), erasures.newest(200).stream()
+                                .filter(e -> e.tenant().equals(viewer.tenant())).limit(50).map(Erasure::of)
+                                .toList())).render())));
     }
 
     /** One part of the page: its value, or why it could not be read. */

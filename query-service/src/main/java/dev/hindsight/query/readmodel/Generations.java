@@ -38,6 +38,8 @@ public class Generations {
     /** The generations a live batch writes into, read inside its transaction. */
     private static final String WRITABLE = "SELECT generation FROM read_model_generation "
             + "WHERE state IN ('building', 'current') ORDER BY generation";
+    private static final String EXISTING = "SELECT generation FROM read_model_generation "
+            + "WHERE dropped_at IS NULL ORDER BY generation";
     private static final String CURRENT = "SELECT generation FROM read_model_generation WHERE state = 'current'";
     private static final String LIST = "SELECT * FROM read_model_generation WHERE dropped_at IS NULL "
             + "ORDER BY generation DESC";
@@ -115,6 +117,20 @@ public class Generations {
             }
             current = model;
             return model;
+        });
+    }
+
+    /**
+     * Every generation that still exists, retired ones in their grace period included, on {@code tx}: what an
+     * erasure deletes from, so that switching back to a retired generation brings nothing erased back.
+     */
+    public Uni<List<ReadModel>> existing(SqlClient tx) {
+        return tx.query(EXISTING).execute().map(rows -> {
+            List<ReadModel> models = new ArrayList<>(rows.size());
+            for (Row row : rows) {
+                models.add(new ReadModel(row.getInteger(0)));
+            }
+            return models;
         });
     }
 

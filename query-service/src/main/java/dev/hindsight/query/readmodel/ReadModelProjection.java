@@ -2,6 +2,7 @@ package dev.hindsight.query.readmodel;
 
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.platform.consumer.DeadLetters;
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.consumer.Ledger;
 import dev.hindsight.platform.consumer.Projection;
 import dev.hindsight.platform.consumer.TransactionalBatches.Consumed;
@@ -34,7 +35,7 @@ public abstract class ReadModelProjection<E> extends Projection<E> {
     /** The projection of channel {@code channel}, whose ledger name (and name in receipts) is {@code consumer}. */
     protected ReadModelProjection(Writes writes, String channel, String consumer, Class<E> envelopeType,
             Function<E, EventHeader> header) {
-        super(writes.pool, writes.deadLetters, channel, envelopeType);
+        super(writes.pool, writes.deadLetters, writes.erasures, channel, envelopeType);
         this.generations = writes.generations;
         this.changes = writes.changes;
         this.consumer = consumer;
@@ -146,8 +147,11 @@ public abstract class ReadModelProjection<E> extends Projection<E> {
         private final DeadLetters deadLetters;
         private final Generations generations;
         private final ChangeFeed changes;
+        private final ErasureLog erasures;
 
-        public Writes(Pool pool, DeadLetters deadLetters, Generations generations, ChangeFeed changes) {
+        public Writes(Pool pool, DeadLetters deadLetters, Generations generations, ChangeFeed changes,
+                ErasureLog erasures) {
+            this.erasures = erasures;
             this.pool = pool;
             this.deadLetters = deadLetters;
             this.generations = generations;
