@@ -221,6 +221,13 @@ final class RunningSystem implements AutoCloseable {
         return "http://127.0.0.1:" + ports.get(instance);
     }
 
+    /** A JDBC connection to {@code service}'s database, as this system configured it. */
+    java.sql.Connection connect(Service service) throws java.sql.SQLException {
+        Map<String, String> config = configs.get(service);
+        return java.sql.DriverManager.getConnection(config.get("quarkus.datasource.jdbc.url"),
+                config.get("quarkus.datasource.username"), config.get("quarkus.datasource.password"));
+    }
+
     /** A service's consumer group, as this system configured it. */
     String group(Service service) {
         return "system-" + service.jarName() + "-" + run;

@@ -17,7 +17,6 @@ import dev.hindsight.testing.TestTopics;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -200,7 +199,7 @@ class SecretsRedactedIT {
         // The console shows them too.
         HttpClient http = HttpClient.newHttpClient();
         String page = http.send(HttpRequest.newBuilder(URI.create(query + "/ui/sessions/" + chat))
-                .header("Cookie", signIn(http, query)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+                .header("Cookie", Console.signIn(http, query, TestTenants.TENANT_A)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
         assertThat(page).contains(marker(markers, "reasoning-step", run)).contains("[REDACTED:aws-access-key-id]")
                 .doesNotContain(secrets.awsKey());
 
@@ -378,17 +377,6 @@ class SecretsRedactedIT {
         List<String> ids = new ArrayList<>();
         accepted.path("receipts").forEach(receipt -> ids.add(receipt.path("event_id").asText()));
         return ids;
-    }
-
-    private static String signIn(HttpClient http, String query) throws Exception {
-        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(query + "/ui/sign-in"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("api_key=" + URLEncoder.encode(
-                        TestTenants.TENANT_A.key(), StandardCharsets.UTF_8))).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(303);
-        String cookie = answer.headers().firstValue("Set-Cookie").orElseThrow();
-        return cookie.substring(0, cookie.indexOf(';'));
     }
 
     private static ObjectNode object() {
