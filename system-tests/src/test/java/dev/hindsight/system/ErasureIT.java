@@ -181,6 +181,17 @@ class ErasureIT {
                 signal(erased), false);
         assertThat(lateDecision.status()).as(lateDecision.toString()).isEqualTo(410);
 
+        // In a batch, only the erased session's item is refused.
+        ObjectNode batch = object();
+        batch.set("items", array(object().put("type", "messages").put("session_id", erased.sessions().get(0))
+                        .set("body", messages(erased.token(), 6)),
+                object().put("type", "messages").put("session_id", kept.sessions().get(0))
+                        .set("body", messages(kept.token(), 6))));
+        Answer mixed = tenantA.post(system.url(Service.INGEST) + "/v1/events:batch", batch, false);
+        assertThat(mixed.status()).as(mixed.toString()).isEqualTo(200);
+        assertThat(mixed.body().path("results").get(0).path("status").asText()).isEqualTo("rejected");
+        assertThat(mixed.body().path("results").get(1).path("status").asText()).isEqualTo("accepted");
+
         // A rebuild from offset zero brings nothing back.
         Wire admin = new Wire(TestTenants.TENANT_A.bearer());
         Answer rebuild = admin.post(query + "/v1/admin/read-models/rebuild", Wire.JSON.createObjectNode(), false);

@@ -14,10 +14,12 @@ import dev.hindsight.ingest.request.Sender;
 import dev.hindsight.ingest.session.SessionEventMapper;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
+import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.kafka.Publisher.Outgoing;
 import dev.hindsight.platform.kafka.Receipt;
 import dev.hindsight.platform.problem.Problem.FieldError;
 import dev.hindsight.platform.problem.Problem;
+import dev.hindsight.platform.tenant.TenantId;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.Size;
@@ -73,8 +75,11 @@ class BatchResource {
     private final TenantContext tenant;
     private final MessageConflicts conflicts;
 
+    private final ErasureLog erasures;
+
     public BatchResource(EventLog events, RequestReader reader, AuditEvents audit, TenantContext tenant,
-            MessageConflicts conflicts, ObjectMapper json, Redactor redactor) {
+            MessageConflicts conflicts, ObjectMapper json, Redactor redactor, ErasureLog erasures) {
+        this.erasures = erasures;
         this.json = json;
         this.conflicts = conflicts;
         this.events = events;
@@ -113,6 +118,17 @@ class BatchResource {
         BatchItems.Read read = items.read(bytes, Sender.of(tenant, userAgent, null), idempotencyKey);
         List<Parsed> parsed = read.parsed();
         List<List<FieldError>> rejections = read.rejections();
+        // An item about an erased session, message or trace is refused alone, as 410 refuses a request (ADR 0028).
+        TenantId caller = tenant.tenant();
+        for (int i = 0; i < parsed.size(); i++) {
+            Parsed item = parsed.get(i);
+            if (item != null && (erasures.erased(caller, item.sessionId()) || erasures.erased(caller,
+                    item.messageId()))) {
+                parsed.set(i, null);
+                rejections.get(i).add(new FieldError("items[" + i + "]", "it is about erased data (its session or "
+                        + "message, or the tenant, was erased); events for it are refused"));
+            }
+        }
         // Messages whose index already holds a different message reject their item (one check for the batch).
         List<Outgoing<ReasoningEvent>> all = new ArrayList<>();
         List<int[]> owners = new ArrayList<>();

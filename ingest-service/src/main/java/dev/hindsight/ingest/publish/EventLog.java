@@ -218,7 +218,7 @@ public class EventLog {
      * erased): a late retry must not bring it back (ADR 0028). Nothing of the request is published.
      */
     private <T> ProblemException gone(List<Outgoing<T>> events) {
-        String caller = tenant.tenant().value();
+        TenantId caller = tenant.tenant();
         java.util.Set<String> erased = null;
         for (Outgoing<T> event : events) {
             if (erasures.erased(caller, event.key())) {

@@ -291,7 +291,7 @@ class BankProjection extends Projection<MemoryEvent> {
      * database nor a rebuild may count them.
      */
     private MemoryEvent withoutErased(MemoryEvent event) {
-        String tenant = event.getHeader().getTenantId();
+        TenantId tenant = TenantId.of(event.getHeader().getTenantId());
         Object payload = event.getPayload();
         if (payload instanceof MemorySignalRecorded signal) {
             return signal.getSessionId() != null && erasures.erased(tenant, signal.getSessionId()) ? null : event;
@@ -402,7 +402,7 @@ class BankProjection extends Projection<MemoryEvent> {
         List<Long> on = new ArrayList<>();
         List<String> users = new ArrayList<>();
         restated.getSignals().forEach((session, totals) -> {
-            if (!session.isEmpty() && erasures.erased(tenant.value(), session)) {
+            if (!session.isEmpty() && erasures.erased(tenant, session)) {
                 return;
             }
             sessions.add(session);

@@ -3,6 +3,7 @@ package dev.hindsight.platform.consumer;
 import dev.hindsight.events.EventHeader;
 import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.kafka.Decoded;
+import dev.hindsight.platform.tenant.TenantId;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Multi;
@@ -154,7 +155,8 @@ public final class TransactionalBatches {
 
     private <E> Uni<Void> apply(Handler<E> handler, List<ConsumerRecord<String, Decoded>> records,
             List<Decoded> values) {
-        // Held until the batch is over, so that an erasure arriving meanwhile deletes again after it (ADR 0028).
+        // Held until the batch is over: an erasure read meanwhile is applied only after it, so no row of the ids it
+        // refuses can be committed after its deletes (ADR 0028).
         long ticket = erasures.batchBegins();
         return Uni.createFrom().deferred(() -> applyChecked(handler, records, values))
                 .onTermination().invoke(() -> erasures.batchEnded(ticket));
@@ -208,7 +210,7 @@ public final class TransactionalBatches {
                 || !(envelope.get("header") instanceof EventHeader header)) {
             return false;
         }
-        return erasures.erased(header.getTenantId(), recordKey);
+        return erasures.erased(TenantId.of(header.getTenantId()), recordKey);
     }
 
     private <E> Uni<Void> oneByOne(Handler<E> handler, List<Consumed<E>> events) {

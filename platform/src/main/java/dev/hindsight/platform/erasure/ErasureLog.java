@@ -133,11 +133,11 @@ public class ErasureLog {
     }
 
     /** Whether what {@code tenant} wrote under record key {@code owner} (a session, message or trace id) is erased. */
-    public boolean erased(String tenant, String owner) {
-        if (erasingTenants.contains(tenant)) {
+    public boolean erased(TenantId tenant, String owner) {
+        if (erasingTenants.contains(tenant.value())) {
             return true;
         }
-        Set<String> owners = erasedOwners.get(tenant);
+        Set<String> owners = erasedOwners.get(tenant.value());
         return owners != null && owner != null && owners.contains(owner);
     }
 
@@ -190,7 +190,7 @@ public class ErasureLog {
     }
 
     /** The erased ids of {@code owners} (record keys) in {@code tenant}: all of them while the tenant is erased. */
-    public List<String> erasedAmong(String tenant, java.util.Collection<String> owners) {
+    public List<String> erasedAmong(TenantId tenant, java.util.Collection<String> owners) {
         return owners.stream().filter(owner -> erased(tenant, owner)).distinct().toList();
     }
 

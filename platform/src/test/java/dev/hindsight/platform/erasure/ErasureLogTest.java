@@ -26,12 +26,12 @@ class ErasureLogTest {
         log.apply(requested("e-1", "tenant-a", ErasureSelector.SUBJECT, List.of("s-1"), List.of("m-1"),
                 List.of("t-1")));
 
-        assertThat(log.erased("tenant-a", "s-1")).isTrue();
-        assertThat(log.erased("tenant-a", "m-1")).isTrue();
-        assertThat(log.erased("tenant-a", "t-1")).isTrue();
-        assertThat(log.erased("tenant-a", "s-2")).as("another session").isFalse();
-        assertThat(log.erased("tenant-b", "s-1")).as("the same id in another tenant").isFalse();
-        assertThat(log.erasedAmong("tenant-a", List.of("s-2", "s-1", "s-1"))).containsExactly("s-1");
+        assertThat(log.erased(TenantId.of("tenant-a"), "s-1")).isTrue();
+        assertThat(log.erased(TenantId.of("tenant-a"), "m-1")).isTrue();
+        assertThat(log.erased(TenantId.of("tenant-a"), "t-1")).isTrue();
+        assertThat(log.erased(TenantId.of("tenant-a"), "s-2")).as("another session").isFalse();
+        assertThat(log.erased(TenantId.of("tenant-b"), "s-1")).as("the same id in another tenant").isFalse();
+        assertThat(log.erasedAmong(TenantId.of("tenant-a"), List.of("s-2", "s-1", "s-1"))).containsExactly("s-1");
     }
 
     @Test
@@ -55,7 +55,7 @@ class ErasureLogTest {
     @Test
     void aTenantBeingErasedIsRefusedAtOnceAndItsKeysOnlyOnceTheErasureIsComplete() {
         log.apply(requested("e-t", "tenant-x", ErasureSelector.TENANT, List.of(), List.of(), List.of()));
-        assertThat(log.erased("tenant-x", "any-session")).isTrue();
+        assertThat(log.erased(TenantId.of("tenant-x"), "any-session")).isTrue();
         assertThat(log.tenantErased(TenantId.of("tenant-x"))).as("the erasing key follows its erasure").isFalse();
 
         for (String service : ErasureLog.READ_MODELS) {
@@ -71,7 +71,7 @@ class ErasureLogTest {
         log.onRequested(erasure -> heard.add(erasure.id()));
         log.requested(new ErasureLog.Erasure("e-1", TenantId.of("tenant-a"), "key-1", Instant.now(), "SESSIONS",
                 null, List.of("s-1"), List.of(), List.of(), List.of("k-1"), new java.util.concurrent.ConcurrentHashMap<>()));
-        assertThat(log.erased("tenant-a", "s-1")).as("refused here before it is read back").isTrue();
+        assertThat(log.erased(TenantId.of("tenant-a"), "s-1")).as("refused here before it is read back").isTrue();
 
         log.apply(requested("e-1", "tenant-a", ErasureSelector.SESSIONS, List.of("s-1"), List.of(), List.of()));
         log.apply(requested("e-2", "tenant-a", ErasureSelector.SESSIONS, List.of("s-2"), List.of(), List.of()));

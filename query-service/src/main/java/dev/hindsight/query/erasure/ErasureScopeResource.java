@@ -3,13 +3,7 @@ package dev.hindsight.query.erasure;
 import dev.hindsight.platform.auth.Scopes;
 import dev.hindsight.platform.auth.TenantContext;
 import dev.hindsight.platform.problem.Problem;
-import dev.hindsight.platform.tenant.TenantId;
-import dev.hindsight.query.readmodel.Generations;
-import dev.hindsight.query.readmodel.ReadModel;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
@@ -21,10 +15,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -59,27 +50,11 @@ class ErasureScopeResource {
     public record Scope(List<String> sessionIds, List<String> messageIds, List<String> traceIds, long sessions) {
     }
 
-    private static final String SESSIONS_BY_ID = """
-            SELECT session_id FROM {rm}.session WHERE tenant_id = $1 AND session_id = ANY($2)
-            UNION SELECT session_id FROM {rm}.decision_set WHERE tenant_id = $1 AND session_id = ANY($2)
-            UNION SELECT session_id FROM {rm}.behavior_signal WHERE tenant_id = $1 AND session_id = ANY($2)
-            UNION SELECT session_id FROM {rm}.otel_trace WHERE tenant_id = $1 AND session_id = ANY($2)""";
-    private static final String SESSIONS_OF_SUBJECT = "SELECT session_id FROM {rm}.session "
-            + "WHERE tenant_id = $1 AND attributes ? 'subject' AND attributes ->> 'subject' = $2";
-    private static final String SESSIONS_OF_TENANT = "SELECT count(*) FROM {rm}.session WHERE tenant_id = $1";
-    private static final String MESSAGES = """
-            SELECT message_id FROM {rm}.decision_set WHERE tenant_id = $1 AND session_id = ANY($2)
-            UNION SELECT message_id FROM {rm}.behavior_signal WHERE tenant_id = $1 AND session_id = ANY($2)""";
-    private static final String TRACES = "SELECT trace_id FROM {rm}.otel_trace "
-            + "WHERE tenant_id = $1 AND session_id = ANY($2)";
-
-    private final Pool pool;
-    private final Generations generations;
+    private final ErasureScopes scopes;
     private final TenantContext tenant;
 
-    ErasureScopeResource(Pool pool, Generations generations, TenantContext tenant) {
-        this.pool = pool;
-        this.generations = generations;
+    ErasureScopeResource(ErasureScopes scopes, TenantContext tenant) {
+        this.scopes = scopes;
         this.tenant = tenant;
     }
 
@@ -91,33 +66,6 @@ class ErasureScopeResource {
     @APIResponse(responseCode = "200", description = "The scope (empty lists when nothing matches)")
     @APIResponse(responseCode = "400", description = "Invalid request", content = @Content(mediaType = Problem.MEDIA_TYPE))
     public Uni<Scope> resolve(@Valid @NotNull Selector selector) {
-        TenantId of = tenant.tenant();
-        return generations.current().chain(model -> {
-            if (Boolean.TRUE.equals(selector.tenant())) {
-                return pool.preparedQuery(model.sql(SESSIONS_OF_TENANT)).execute(Tuple.of(of.value()))
-                        .map(rows -> new Scope(List.of(), List.of(), List.of(), rows.iterator().next().getLong(0)));
-            }
-            Uni<List<String>> sessions = selector.subject() != null
-                    ? ids(model, SESSIONS_OF_SUBJECT, Tuple.of(of.value(), selector.subject()))
-                    : ids(model, SESSIONS_BY_ID, Tuple.of(of.value(), selector.sessionIds().toArray(String[]::new)));
-            return sessions.chain(found -> {
-                if (found.isEmpty()) {
-                    return Uni.createFrom().item(new Scope(List.of(), List.of(), List.of(), 0));
-                }
-                Tuple byIds = Tuple.of(of.value(), found.toArray(String[]::new));
-                return ids(model, MESSAGES, byIds).chain(messages -> ids(model, TRACES, byIds)
-                        .map(traces -> new Scope(found, messages, traces, found.size())));
-            });
-        });
-    }
-
-    private Uni<List<String>> ids(ReadModel model, String sql, Tuple args) {
-        return pool.preparedQuery(model.sql(sql)).execute(args).map(rows -> {
-            Set<String> ids = new LinkedHashSet<>();
-            for (Row row : rows) {
-                ids.add(row.getString(0));
-            }
-            return new ArrayList<>(ids);
-        });
+        return scopes.resolve(tenant.tenant(), selector);
     }
 }

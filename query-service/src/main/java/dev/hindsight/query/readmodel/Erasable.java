@@ -28,18 +28,18 @@ public interface Erasable {
     Uni<Void> erase(SqlClient tx, ReadModel model, Scope scope, Map<String, Long> erased);
 
     /**
-     * Deletes from {@code table}: with {@code byTenant} (its {@code $1} the tenant) when the whole tenant is erased,
+     * Deletes from {@code table}: with {@code everyRow} (its {@code $1} the tenant) when the whole tenant is erased,
      * else with {@code byIds} ({@code $1} the tenant, {@code $2} {@code ids}; nothing when there are none), counting
      * the rows deleted under {@code table}.
      */
-    static Uni<Void> delete(SqlClient tx, ReadModel model, Scope scope, String table, String byTenant, String byIds,
+    static Uni<Void> delete(SqlClient tx, ReadModel model, Scope scope, String table, String everyRow, String byIds,
             List<String> ids, Map<String, Long> erased) {
         erased.putIfAbsent(table, 0L);
         if (!scope.tenantWide() && ids.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
         return (scope.tenantWide()
-                ? tx.preparedQuery(model.sql(byTenant)).execute(Tuple.of(scope.tenant().value()))
+                ? tx.preparedQuery(model.sql(everyRow)).execute(Tuple.of(scope.tenant().value()))
                 : tx.preparedQuery(model.sql(byIds)).execute(scope.byIds(ids)))
                 .invoke(rows -> erased.merge(table, (long) rows.rowCount(), Long::sum))
                 .replaceWithVoid();
