@@ -130,14 +130,26 @@ class RebuildAndRetentionTest {
                     + " EXCEPT ALL SELECT " + columns + " FROM rm_" + rebuilt + "." + table + ") x");
             long extra = count("SELECT count(*) FROM (SELECT " + columns + " FROM rm_" + rebuilt + "." + table
                     + " EXCEPT ALL SELECT " + columns + " FROM rm_" + before + "." + table + ") x");
+            assertThat(extra).as(table + " rows in the rebuild that the original lacks").isZero();
+            if (table.equals("processed_event")) {
+                // The original's ledger keeps the ids of events projected before their session was erased (ids
+                // only: ErasedSessionsTest erases one in this JVM); the rebuild skips those events (ADR 0028).
+                assertThat(rebuiltRows).as(table + " rows").isLessThanOrEqualTo(originalRows)
+                        .isGreaterThanOrEqualTo(originalRows - erasedEvents());
+                continue;
+            }
             assertThat(rebuiltRows).as(table + " rows").isEqualTo(originalRows);
             assertThat(missing).as(table + " rows of the original missing from the rebuild").isZero();
-            assertThat(extra).as(table + " rows in the rebuild that the original lacks").isZero();
         }
         assertThat(count("SELECT count(*) FROM rm_" + rebuilt + ".message")).isPositive();
         assertThat(count("SELECT count(*) FROM rm_" + rebuilt + ".decision_set")).isPositive();
         assertThat(count("SELECT count(*) FROM rm_" + rebuilt + ".message WHERE session_id = '" + sealedSession + "'"))
                 .as("the sealed session's messages, opened by the rebuild").isEqualTo(2);
+    }
+
+    /** Events of erased sessions this JVM's tests wrote before erasing them: at most two a session. */
+    private long erasedEvents() {
+        return 2 * count("SELECT coalesce(sum((erased ->> 'session')::bigint), 0) FROM erasure");
     }
 
     @Test
