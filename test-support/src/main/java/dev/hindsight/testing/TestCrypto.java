@@ -86,14 +86,7 @@ public final class TestCrypto {
         if (value == null) {
             return null;
         }
-        Decoded decoded;
-        synchronized (BLIND) {
-            if (!blindConfigured) {
-                BLIND.configure(Map.of("apicurio.registry.url", TestRegistry.url()), false);
-                blindConfigured = true;
-            }
-            decoded = BLIND.deserialize(topic, value);
-        }
+        Decoded decoded = blind(topic, value);
         if (!decoded.unopened() || !(decoded.envelope() instanceof SpecificRecordBase envelope)
                 || !(envelope.get("payload") instanceof Sealed sealed)) {
             return null;
@@ -107,20 +100,24 @@ public final class TestCrypto {
                 header.getEventId());
     }
 
+    /** {@code value} read as stored on {@code topic}, without opening it. */
+    private static Decoded blind(String topic, byte[] value) {
+        synchronized (BLIND) {
+            if (!blindConfigured) {
+                BLIND.configure(Map.of("apicurio.registry.url", TestRegistry.url()), false);
+                blindConfigured = true;
+            }
+            return BLIND.deserialize(topic, value);
+        }
+    }
+
     /**
      * Whether {@code value}, stored on {@code topic}, is a sealed Hindsight event whose data key (or a key above it)
      * is destroyed on the key topic as it is now, read from its beginning with nothing cached: what any service
      * could still obtain. A sealed event whose key still opens is not erased; an event in clear never is.
      */
     public static boolean erased(String bootstrapServers, String topic, byte[] value) {
-        Decoded decoded;
-        synchronized (BLIND) {
-            if (!blindConfigured) {
-                BLIND.configure(Map.of("apicurio.registry.url", TestRegistry.url()), false);
-                blindConfigured = true;
-            }
-            decoded = BLIND.deserialize(topic, value);
-        }
+        Decoded decoded = blind(topic, value);
         if (!decoded.unopened() || !(decoded.envelope() instanceof SpecificRecordBase envelope)
                 || !(envelope.get("payload") instanceof Sealed sealed)) {
             return false;

@@ -17,9 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -131,27 +128,9 @@ public final class DataKeyRewrap {
     /** The tenant's keys on the key topic, as it is now, each in offset order. */
     private Map<String, State> read(TenantId tenant) {
         Map<String, State> keys = new HashMap<>();
-        try (KafkaConsumer<String, Decoded> consumer = new KafkaConsumer<>(consumerSettings)) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-            while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(topic + " not read to its end within 10 minutes");
-                }
-                for (ConsumerRecord<String, Decoded> record : consumer.poll(Duration.ofMillis(500))) {
-                    if (record.value() != null && record.value().envelope() instanceof DataKeyEvent event
-                            && tenant.value().equals(event.getHeader().getTenantId())) {
-                        keys.merge(event.getKeyId(), new State(event, destroyed(event), false),
-                                (before, next) -> before.destroyed() == null ? next
-                                        : new State(event, before.destroyed(), next.destroyed() == null));
-                    }
-                }
-            }
-        }
+        DataKeyScan.readTenant(consumerSettings, topic, tenant, event -> keys.merge(event.getKeyId(),
+                new State(event, destroyed(event), false), (before, next) -> before.destroyed() == null ? next
+                        : new State(event, before.destroyed(), next.destroyed() == null)));
         return keys;
     }
 

@@ -66,6 +66,26 @@ public final class DataKeyScan {
 
     private Map<String, Key> read(TenantId tenant) {
         Map<String, Key> keys = new HashMap<>();
+        readTenant(consumerSettings, topic, tenant, event -> {
+            Key before = keys.get(event.getKeyId());
+            if (event.getPayload() instanceof DataKeyCreated created) {
+                // A re-wrapping after a destruction does not bring the key back (DataKeyRewrap repairs it).
+                keys.put(event.getKeyId(), new Key(created.getOwner(), created.getParentKeyId(),
+                        "SUBJECT".equals(created.getScope().name()), before != null && before.destroyed()));
+            } else {
+                keys.put(event.getKeyId(), before == null ? new Key(null, null, false, true)
+                        : new Key(before.owner(), before.parent(), before.subject(), true));
+            }
+        });
+        return keys;
+    }
+
+    /**
+     * Hands {@code apply} every event of {@code tenant} that the key topic holds now, from its beginning, each
+     * partition in offset order. Blocking; fails after 10 minutes.
+     */
+    static void readTenant(Map<String, Object> consumerSettings, String topic, TenantId tenant,
+            java.util.function.Consumer<DataKeyEvent> apply) {
         try (KafkaConsumer<String, Decoded> consumer = new KafkaConsumer<>(consumerSettings)) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
@@ -80,20 +100,10 @@ public final class DataKeyScan {
                 for (ConsumerRecord<String, Decoded> record : consumer.poll(Duration.ofMillis(200))) {
                     if (record.value() != null && record.value().envelope() instanceof DataKeyEvent event
                             && tenant.value().equals(event.getHeader().getTenantId())) {
-                        Key before = keys.get(event.getKeyId());
-                        if (event.getPayload() instanceof DataKeyCreated created) {
-                            // A re-wrapping after a destruction does not bring the key back (DataKeyRewrap repairs it).
-                            keys.put(event.getKeyId(), new Key(created.getOwner(), created.getParentKeyId(),
-                                    "SUBJECT".equals(created.getScope().name()),
-                                    before != null && before.destroyed()));
-                        } else {
-                            keys.put(event.getKeyId(), before == null ? new Key(null, null, false, true)
-                                    : new Key(before.owner(), before.parent(), before.subject(), true));
-                        }
+                        apply.accept(event);
                     }
                 }
             }
         }
-        return keys;
     }
 }
