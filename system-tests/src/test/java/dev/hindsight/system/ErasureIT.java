@@ -127,7 +127,12 @@ class ErasureIT {
         // Nothing of it in any database; the other subject and tenant untouched.
         assertThat(rowsHolding(erased.token())).as("rows of the erased subject, anywhere").isEmpty();
         assertThat(rowsWithId(distilled)).as("rows of the memory distilled from it, vectors included").isZero();
-        assertNoneLost(keptBefore, rowsHolding(kept.token()), "the other subject's rows");
+        // Memories aside: the distiller may have merged a draft of the erased subject's into one of the other's (its
+        // trace and conversation fall in the same projects), and a memory whose text came from an erased session
+        // goes (ADR 0028); the memory the other subject recorded is checked below.
+        Map<String, Long> keptAfter = rowsHolding(kept.token());
+        keptBefore.keySet().removeIf(table -> table.substring(table.indexOf('.') + 1).startsWith("memory"));
+        assertNoneLost(keptBefore, keptAfter, "the other subject's rows");
         assertNoneLost(otherBefore, rowsHolding(otherTenant.token()), "the other tenant's rows");
 
         // Nothing through the API or the console.

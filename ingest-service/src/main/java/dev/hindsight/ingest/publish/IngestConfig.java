@@ -26,7 +26,8 @@ public interface IngestConfig {
 
     /**
      * query-service's base URL, asked before publishing messages whether one conflicts with a message already recorded
-     * at its index (answered 409; ADR 0005). Unset: not asked, and the read model keeps the first message per index.
+     * at its index (answered 409; ADR 0005), and what an erasure covers (ADR 0028). Unset: not asked, and the read
+     * model keeps the first message per index; erasures are refused with 503.
      */
     Optional<URI> conflictCheckUrl();
 
