@@ -27,12 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
@@ -278,32 +274,9 @@ class FaultDrillIT {
             for (Service service : List.of(Service.QUERY, Service.EVALUATION, Service.MEMORY)) {
                 String group = system.group(service);
                 await(group + " to catch up").atMost(RECOVERY).pollInterval(Duration.ofMillis(500))
-                        .untilAsserted(() -> assertThat(lag(admin, group)).as("lag of " + group).isEmpty());
+                        .untilAsserted(() -> assertThat(ConsumerLag.behind(admin, group)).as("lag of " + group).isEmpty());
             }
         }
-    }
-
-    /** The partitions of {@code group}'s topics whose committed offset is behind their end, with how far. */
-    private static Map<TopicPartition, Long> lag(Admin admin, String group) throws Exception {
-        ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all()
-                .get(30, TimeUnit.SECONDS).get(group);
-        Set<String> topics = new HashSet<>();
-        description.members().forEach(m -> m.assignment().topicPartitions().forEach(tp -> topics.add(tp.topic())));
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values().forEach(topic ->
-                topic.partitions().forEach(p -> latest.put(new TopicPartition(topic.name(), p.partition()),
-                        OffsetSpec.latest())));
-        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-        Map<TopicPartition, Long> behind = new TreeMap<>(java.util.Comparator.comparing(TopicPartition::toString));
-        admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).forEach((partition, end) -> {
-            OffsetAndMetadata at = committed.get(partition);
-            long lag = end.offset() - (at == null ? 0 : at.offset());
-            if (lag > 0) {
-                behind.put(partition, lag);
-            }
-        });
-        return behind;
     }
 
     /**
