@@ -30,6 +30,7 @@ import dev.hindsight.events.reasoning.ThoughtLog;
 import dev.hindsight.memory.bank.MemoryEvents;
 import dev.hindsight.memory.work.SignalRollupJob;
 import dev.hindsight.memorymodel.embedding.Embeddings;
+import dev.hindsight.platform.consumer.LedgerPruning;
 import dev.hindsight.testing.HindsightTestResource;
 import dev.hindsight.testing.TestEvents;
 import dev.hindsight.testing.TestTopics;
@@ -65,6 +66,9 @@ class MemoryFlowTest {
 
     @Inject
     io.vertx.mutiny.sqlclient.Pool pool;
+
+    @Inject
+    LedgerPruning ledger;
 
     @Test
     void aCompletedDebuggingSessionIsDistilledAndALaterSimilarOneIsMergedIntoIt() {
@@ -232,6 +236,47 @@ class MemoryFlowTest {
         JsonPath after = await().atMost(WAIT).until(() -> get(id),
                 m -> Integer.valueOf(1).equals(m.get("signals.outcome_succeeded")));
         assertThat(after.getInt("signals.outcome_failed")).as("the redelivered failure, counted once").isEqualTo(1);
+    }
+
+    /**
+     * The ledger is pruned to the deduplication window, and inside it a redelivered event still counts once: a window
+     * ending between two signals' claims drops the older one's ledger row and keeps the newer one's, and the newer
+     * one, rolled up (so only the ledger knows it) and delivered again, is not counted again.
+     */
+    @Test
+    void theLedgerIsPrunedToTheWindowAndARedeliveryInsideItCountsOnce() {
+        String project = "proj-" + UUID.randomUUID().toString().substring(0, 8);
+        String id = record(project, "Cache the dependency layer", "Copy the lockfile first, then install.");
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        MemoryEvent older = MemoryEvents.event(TestEvents.header(TENANT_A.tenant(), now), project, UUID.fromString(id),
+                MemoryEvents.signal(MemorySignalKind.OUTCOME, false, null, "rest", null));
+        TestTopics.write("hindsight.memory.v1", id, older);
+        await().atMost(WAIT).until(() -> get(id), m -> Integer.valueOf(1).equals(m.get("signals.outcome_failed")));
+        Instant windowStart = Instant.now();
+        MemoryEvent newer = MemoryEvents.event(TestEvents.header(TENANT_A.tenant(), now.plusSeconds(1)), project,
+                UUID.fromString(id), MemoryEvents.signal(MemorySignalKind.OUTCOME, true, null, "rest", null));
+        TestTopics.write("hindsight.memory.v1", id, newer);
+        await().atMost(WAIT).until(() -> get(id), m -> Integer.valueOf(1).equals(m.get("signals.outcome_succeeded")));
+
+        long pruned = ledger.prune(windowStart).await().atMost(Duration.ofSeconds(30));
+        assertThat(pruned).as("ledger rows claimed before the window").isPositive();
+        assertThat(inLedger(older.getHeader().getEventId())).as("the older signal's ledger row").isFalse();
+        assertThat(inLedger(newer.getHeader().getEventId())).as("the newer signal's ledger row").isTrue();
+
+        rollup.rollUp(Instant.now().plus(1, ChronoUnit.DAYS)).await().atMost(Duration.ofSeconds(30));
+        TestTopics.write("hindsight.memory.v1", id, newer);
+        MemoryEvent marker = MemoryEvents.event(TestEvents.header(TENANT_A.tenant(), now.plusSeconds(2)), project,
+                UUID.fromString(id), MemoryEvents.signal(MemorySignalKind.OUTCOME, false, null, "rest", null));
+        TestTopics.write("hindsight.memory.v1", id, marker);
+        JsonPath after = await().atMost(WAIT).until(() -> get(id),
+                m -> Integer.valueOf(2).equals(m.get("signals.outcome_failed")));
+        assertThat(after.getInt("signals.outcome_succeeded")).as("the redelivered success, counted once").isEqualTo(1);
+    }
+
+    private boolean inLedger(UUID eventId) {
+        return pool.preparedQuery("SELECT count(*) FROM processed_event WHERE event_id = $1")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(eventId)).map(rows -> rows.iterator().next().getLong(0) > 0)
+                .await().atMost(Duration.ofSeconds(10));
     }
 
     /** This memory's individual signal rows and aggregate rows, read from memory-service's database. */
