@@ -59,7 +59,8 @@ public enum HindsightTopic {
     /**
      * Every service that writes this topic: its owner; for the data keys, every service that writes a sealed topic,
      * since each issues the keys it seals under (a key must be durable before anything sealed under it is sent, so
-     * asking another service for one would put that service on every publisher's path); for the erasure log, ingest,
+     * asking another service for one would put that service on every publisher's path), and query-service, which
+     * destroys the keys of sessions idle beyond their retention age (ADR 0029); for the erasure log, ingest,
      * which accepts erasures, and every service with a read model, each saying it applied one.
      */
     public java.util.List<String> writers() {
@@ -69,7 +70,9 @@ public enum HindsightTopic {
         if (this != DATA_KEYS) {
             return java.util.List.of(writer);
         }
-        return java.util.Arrays.stream(values()).filter(HindsightTopic::sealed).map(t -> t.writer).distinct().toList();
+        return java.util.stream.Stream.concat(
+                java.util.Arrays.stream(values()).filter(HindsightTopic::sealed).map(t -> t.writer),
+                java.util.stream.Stream.of("query-service")).distinct().toList();
     }
 
     /** The topics {@code service} writes. */

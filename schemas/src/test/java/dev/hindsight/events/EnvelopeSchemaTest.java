@@ -83,11 +83,13 @@ class EnvelopeSchemaTest {
                 HindsightTopic.EVALUATIONS, HindsightTopic.DATA_KEYS, HindsightTopic.ERASURES);
         assertThat(HindsightTopic.writtenBy("memory-service"))
                 .containsExactly(HindsightTopic.MEMORY, HindsightTopic.DATA_KEYS, HindsightTopic.ERASURES);
-        assertThat(HindsightTopic.writtenBy("query-service")).containsExactly(HindsightTopic.ERASURES);
+        assertThat(HindsightTopic.writtenBy("query-service")).containsExactly(HindsightTopic.DATA_KEYS,
+                HindsightTopic.ERASURES);
         for (HindsightTopic topic : HindsightTopic.values()) {
             assertThat(topic.writers()).as(topic.name())
                     .isEqualTo(switch (topic) {
-                        case DATA_KEYS -> java.util.List.of("ingest-service", "evaluation-service", "memory-service");
+                        case DATA_KEYS -> java.util.List.of("ingest-service", "evaluation-service", "memory-service",
+                                "query-service");
                         case ERASURES -> java.util.List.of("ingest-service", "query-service", "evaluation-service",
                                 "memory-service");
                         default -> java.util.List.of(topic.writer());

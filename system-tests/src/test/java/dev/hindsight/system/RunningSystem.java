@@ -4,6 +4,7 @@ import dev.hindsight.testing.PackagedService;
 import dev.hindsight.testing.Ports;
 import dev.hindsight.testing.TestDatabase;
 import dev.hindsight.testing.TestPostgres;
+import dev.hindsight.testing.TestTenants;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -139,6 +140,9 @@ final class RunningSystem implements AutoCloseable {
                 config.put("hindsight.query.group", "system-query-" + run);
                 // Every replica signs console cookies with the same key, so a browser signed in on one is on all.
                 config.put("hindsight.console.cookie-secret", "system-test-console-cookie-secret-" + run);
+                // RetentionIT: tenant-retained's sessions idle 20 s are erased, looked for every 2 s.
+                config.put("hindsight.query.retention.sessions-by-tenant." + TestTenants.RETAINED.tenant(), "20s");
+                config.put("hindsight.query.retention.interval", "2s");
             }
             case EVALUATION -> config.put("hindsight.evaluation-group", "system-evaluation-" + run);
             case MEMORY -> {

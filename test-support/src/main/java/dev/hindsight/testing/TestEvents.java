@@ -56,6 +56,21 @@ public final class TestEvents {
         TestTopics.writeAll(REASONING, TestCrypto.sealed(REASONING, sessionRecords(tenant, sessionId, payloads), kms));
     }
 
+    /**
+     * As {@link #sealedSession(String, String, Object...)}, every event recorded (and occurring) at {@code at}: a
+     * session last active then.
+     */
+    public static void sealedSessionRecordedAt(Instant at, String tenant, String sessionId, Object... payloads) {
+        List<Map.Entry<String, ReasoningEvent>> records = new ArrayList<>();
+        for (Object payload : payloads) {
+            EventHeader header = header(tenant, at);
+            header.setRecordedAt(at);
+            records.add(Map.entry(sessionId, ReasoningEvent.newBuilder().setHeader(header).setSessionId(sessionId)
+                    .setPayload(payload).build()));
+        }
+        TestTopics.writeAll(REASONING, TestCrypto.sealed(REASONING, records, TestCrypto.kms()));
+    }
+
     private static List<Map.Entry<String, ReasoningEvent>> sessionRecords(String tenant, String sessionId,
             Object... payloads) {
         List<Map.Entry<String, ReasoningEvent>> records = new ArrayList<>();

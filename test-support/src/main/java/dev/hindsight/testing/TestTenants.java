@@ -27,7 +27,12 @@ public enum TestTenants {
     /**
      * A tenant that a test erases whole: its keys stop working for the rest of the run, so no other test uses it.
      */
-    ERASED("tenant-erased", "test-key-tenant-erased", "ingest,read,erase");
+    ERASED("tenant-erased", "test-key-tenant-erased", "ingest,read,erase"),
+    /**
+     * A tenant whose sessions are kept 30 days after their last event ({@link #config()}): a test's sessions written
+     * with older event times are erased by retention, so no other test uses it.
+     */
+    RETAINED("tenant-retained", "test-key-tenant-retained", "ingest,read,erase");
 
     private final String tenant;
     private final String key;
@@ -53,7 +58,10 @@ public enum TestTenants {
         return "Bearer " + key;
     }
 
-    /** Configuration that makes a service accept every test key, and keep {@link #KEEP}'s secrets as sent. */
+    /**
+     * Configuration that makes a service accept every test key, keep {@link #KEEP}'s secrets as sent and
+     * {@link #RETAINED}'s sessions 30 days.
+     */
     public static Map<String, String> config() {
         Map<String, String> config = new java.util.HashMap<>();
         for (TestTenants persona : values()) {
@@ -63,6 +71,7 @@ public enum TestTenants {
             config.put(prefix + "scopes", persona.scopes);
         }
         config.put("hindsight.redaction.tenant." + KEEP.tenant, "keep");
+        config.put("hindsight.query.retention.sessions-by-tenant." + RETAINED.tenant, "30d");
         return config;
     }
 }

@@ -53,7 +53,7 @@ public class ErasureResource {
             String erasureId,
             @Schema(enumeration = {"pending", "complete"},
                     description = "complete once every read model has applied it") String status,
-            @Schema(enumeration = {"sessions", "subject", "tenant"}) String selector,
+            @Schema(enumeration = {"sessions", "subject", "tenant", "retention"}) String selector,
             Instant requestedAt,
             @Schema(description = "The id of the API key that asked") String requestedBy,
             @Schema(description = "Sessions, messages (of decision sets and signals), OpenTelemetry traces and data "

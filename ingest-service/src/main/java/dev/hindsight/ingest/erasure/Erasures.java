@@ -1,11 +1,10 @@
 package dev.hindsight.ingest.erasure;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hindsight.events.datakeys.ErasureReason;
-import dev.hindsight.events.erasures.ErasureRequested;
 import dev.hindsight.events.erasures.ErasureSelector;
 import dev.hindsight.ingest.publish.IngestConfig;
 import dev.hindsight.platform.crypto.Kms;
+import dev.hindsight.platform.erasure.Eraser;
 import dev.hindsight.platform.erasure.ErasureLog;
 import dev.hindsight.platform.erasure.ErasurePublisher;
 import dev.hindsight.platform.kafka.DataKeyIssuer;
@@ -27,8 +26,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,10 +55,7 @@ public class Erasures {
     record Scope(List<String> sessionIds, List<String> messageIds, List<String> traceIds, long sessions) {
     }
 
-    private final ErasureLog log;
-    private final ErasurePublisher publisher;
-    private final DataKeyIssuer issuer;
-    private final DataKeyScan keys;
+    private final Eraser eraser;
     private final Kms kms;
     private final ObjectMapper json;
     private final HttpClient http;
@@ -71,10 +66,7 @@ public class Erasures {
     public Erasures(ErasureLog log, ErasurePublisher publisher, DataKeyIssuer issuer, Kms kms, ObjectMapper json,
             IngestConfig config, Vertx vertx, @Identifier("default-kafka-broker") Map<String, Object> kafka,
             Config settings) {
-        this.log = log;
-        this.publisher = publisher;
-        this.issuer = issuer;
-        this.keys = new DataKeyScan(kafka, settings);
+        this.eraser = new Eraser(log, publisher, issuer, new DataKeyScan(kafka, settings), ERASE_TIMEOUT);
         this.kms = kms;
         this.json = json;
         URI base = config.conflictCheckUrl().orElse(null);
@@ -132,33 +124,14 @@ public class Erasures {
                     + "running: nothing more was erased. Retry in a moment."));
         }
         try {
-            Set<String> owners = new HashSet<>(scope.sessionIds());
-            owners.addAll(scope.messageIds());
-            owners.addAll(scope.traceIds());
-            Set<String> destroyed = keys.live(tenant, owners, request.subject() != null, request.wholeTenant());
-            ErasureReason reason = request.wholeTenant() ? ErasureReason.TENANT_ERASED
-                    : request.subject() != null ? ErasureReason.SUBJECT_ERASED : ErasureReason.SESSION_ERASED;
-            issuer.destroyAll(tenant, destroyed, reason).await().atMost(ERASE_TIMEOUT);
-            String id = UUID.randomUUID().toString();
             ErasureSelector selector = request.wholeTenant() ? ErasureSelector.TENANT
                     : request.subject() != null ? ErasureSelector.SUBJECT : ErasureSelector.SESSIONS;
-            String selectorHash = request.subject() == null ? null : java.util.HexFormat.of().formatHex(kms.keyedHash(tenant,
+            String selectorHash = request.subject() == null ? null : HexFormat.of().formatHex(kms.keyedHash(tenant,
                     ("subject:" + request.subject()).getBytes(StandardCharsets.UTF_8)));
-            ErasureRequested event = ErasureRequested.newBuilder()
-                    .setSelector(selector)
-                    .setSelectorHash(selectorHash)
-                    .setSessionIds(List.copyOf(scope.sessionIds()))
-                    .setMessageIds(List.copyOf(scope.messageIds()))
-                    .setTraceIds(List.copyOf(scope.traceIds()))
-                    .setDestroyedKeys(List.copyOf(destroyed))
-                    .build();
-            publisher.publish(tenant, id, principal, event).await().atMost(ERASE_TIMEOUT);
-            ErasureLog.Erasure erasure = new ErasureLog.Erasure(id, tenant, principal, Instant.now(),
-                    selector.name(), selectorHash, List.copyOf(scope.sessionIds()), List.copyOf(scope.messageIds()),
-                    List.copyOf(scope.traceIds()), List.copyOf(destroyed), new ConcurrentHashMap<>());
-            log.requested(erasure);
-            LOG.infof("Erasure %s of tenant %s accepted: %d session(s), %d key(s) destroyed", id, tenant.value(),
-                    scope.sessionIds().size(), destroyed.size());
+            ErasureLog.Erasure erasure = eraser.erase(tenant, principal, selector, selectorHash,
+                    new Eraser.Covered(scope.sessionIds(), scope.messageIds(), scope.traceIds()));
+            LOG.infof("Erasure %s of tenant %s accepted: %d session(s), %d key(s) destroyed", erasure.id(),
+                    tenant.value(), scope.sessionIds().size(), erasure.destroyedKeys().size());
             return erasure;
         } finally {
             running.remove(guard);
