@@ -108,6 +108,9 @@ class MessageConflictsTest {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/v1/message-conflicts", exchange -> {
             asked.incrementAndGet();
+            // The JDK server closes the connection after each exchange; saying so keeps the client from sending the
+            // next check on a connection being closed (which then waits out the client's timeout on a busy machine).
+            exchange.getResponseHeaders().add("Connection", "close");
             exchange.sendResponseHeaders(503, -1);
             exchange.close();
         });

@@ -102,8 +102,8 @@ public class MarkerSweep {
         }
     }
 
-    /** One sweep over every consuming channel's members. Package-private for the test that drives it. */
-    void sweep() {
+    /** One sweep over every consuming channel's members. */
+    private void sweep() {
         for (String channel : clients.getConsumerChannels()) {
             for (KafkaConsumer<Object, Object> member : clients.<Object, Object>getConsumers(channel)) {
                 sweep(member);
@@ -112,8 +112,8 @@ public class MarkerSweep {
     }
 
     private void sweep(KafkaConsumer<Object, Object> member) {
-        Map<TopicPartition, long[]> gaps = member.runOnPollingThread(
-                (Function<Consumer<Object, Object>, Map<TopicPartition, long[]>>) MarkerSweep::gaps).await().atMost(CALL.multipliedBy(3));
+        Function<Consumer<Object, Object>, Map<TopicPartition, long[]>> findGaps = MarkerSweep::gaps;
+        Map<TopicPartition, long[]> gaps = member.runOnPollingThread(findGaps).await().atMost(CALL.multipliedBy(3));
         gaps.forEach((partition, gap) -> {
             long committed = gap[0];
             long end = gap[1];
