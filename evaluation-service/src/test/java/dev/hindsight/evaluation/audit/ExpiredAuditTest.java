@@ -48,13 +48,18 @@ class ExpiredAuditTest {
                 .containsExactly("young-set");
         assertThat(ids("SELECT message_id FROM behavior_signal WHERE tenant_id = $1", tenant))
                 .containsExactly("young-signal");
+        // The young rows go too: the shadow evaluator of the other tests must not meet them.
+        pool.preparedQuery("DELETE FROM decision_set_state WHERE tenant_id = $1").execute(Tuple.of(tenant))
+                .chain(() -> pool.preparedQuery("DELETE FROM behavior_signal WHERE tenant_id = $1")
+                        .execute(Tuple.of(tenant))).await().atMost(Duration.ofSeconds(10));
     }
 
+    /** A decision set already evaluated (revision 1, no newer signal): one the shadow evaluator leaves alone. */
     private void decisionSet(String tenant, String id, Instant decidedAt) {
         pool.preparedQuery("""
                 INSERT INTO decision_set_state (tenant_id, decision_set_id, message_id, session_id, decision_set,
-                                                decided_at)
-                VALUES ($1, $2, $2, 'session', '{}'::jsonb, $3)""")
+                                                decided_at, published_revision)
+                VALUES ($1, $2, $2, 'session', '{}'::jsonb, $3, 1)""")
                 .execute(Tuple.of(tenant, id, OffsetDateTime.ofInstant(decidedAt, ZoneOffset.UTC)))
                 .await().atMost(Duration.ofSeconds(10));
     }
