@@ -142,7 +142,7 @@ final class RunningSystem implements AutoCloseable {
                 config.put("hindsight.console.cookie-secret", "system-test-console-cookie-secret-" + run);
                 // RetentionIT: tenant-retained's sessions idle 20 s are erased, looked for every 2 s.
                 config.put("hindsight.query.retention.sessions-by-tenant." + TestTenants.RETAINED.tenant(), "20s");
-                config.put("hindsight.query.retention.interval", "2s");
+                config.put("hindsight.query.retention.sessions-every", "2s");
             }
             case EVALUATION -> config.put("hindsight.evaluation-group", "system-evaluation-" + run);
             case MEMORY -> {

@@ -38,8 +38,8 @@ import org.jboss.logging.Logger;
  * event time) is erased as a tenant would erase it (ADR 0028): the data keys of the session, of its messages' decision
  * sets and signals and of its traces destroyed, so the log keeps only ciphertext nobody can read, then an erasure with
  * selector {@code RETENTION} published, which every read model applies. Runs every
- * {@code hindsight.query.retention.interval}, at most {@link #CHUNK} sessions per tenant and round (a round with more
- * is followed at once), on one replica at a time (an advisory lock).
+ * {@code hindsight.query.retention.sessions-every} (by default the retention interval), at most {@link #CHUNK}
+ * sessions per tenant and round (a round with more is followed at once), on one replica at a time (an advisory lock).
  */
 @Singleton
 public class IdleSessions extends BackgroundWork {
@@ -71,7 +71,8 @@ public class IdleSessions extends BackgroundWork {
             ErasurePublisher publisher, Kms kms, KafkaClientService kafka, Config config,
             @Identifier("default-kafka-broker") Map<String, Object> kafkaSettings,
             @Channel(DataKeyIssuer.CHANNEL) MutinyEmitter<DataKeyEvent> dataKeys) {
-        super(vertx, config.getOptionalValue("hindsight.query.retention.interval", Duration.class)
+        super(vertx, config.getOptionalValue("hindsight.query.retention.sessions-every", Duration.class)
+                .or(() -> config.getOptionalValue("hindsight.query.retention.interval", Duration.class))
                 .orElse(Duration.ofHours(1)), "Erasing idle sessions", false);
         this.pool = pool;
         this.generations = generations;
